@@ -1,0 +1,30 @@
+# One-command entry points. `make demo` and `make test` set up .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: setup demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# torch first, pinned: the CPU build on this machine's disk (anything else pulls a CUDA build)
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e ".[train,dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) evaluate.py configs/demo_easy_come_easy_go.yaml
+
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) bench/bench_easy_come_easy_go.py
+
+clean:
+	rm -rf $(VENV) runs results .pytest_cache

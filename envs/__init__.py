@@ -1,0 +1,1 @@
+"""Dice Arena environments."""

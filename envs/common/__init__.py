@@ -1,0 +1,1 @@
+"""Machinery shared by every game: config validation, dice sources, rendering helpers."""

@@ -1,0 +1,26 @@
+"""Rule-variant and reward knobs of Easy Come, Easy Go (defaults from ../shared/rules)."""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from envs.common.config import GameConfig
+
+from .engine import MAX_PLAYERS
+
+
+class EasyComeEasyGoConfig(GameConfig):
+    num_players: int = Field(2, ge=2, le=MAX_PLAYERS, description="players, seats player_0..")
+    max_turns: int = Field(1000, ge=1, le=1_000_000, description="turns in all before truncation")
+    four_of_a_kind_is_two_pairs: bool = Field(False, description="x,x,x,x also satisfies prize 8")
+    first_player: int | None = Field(
+        None, ge=0, lt=MAX_PLAYERS, description="None: the rulebook's roll-off picks; a seat: it starts"
+    )
+    win_reward: float = Field(1.0, description="reward of the winner")
+    loss_reward: float = Field(-1.0, description="reward of every other player after a win")
+
+    @model_validator(mode="after")
+    def _first_player_is_a_seat(self) -> EasyComeEasyGoConfig:
+        if self.first_player is not None and self.first_player >= self.num_players:
+            raise ValueError(f"'first_player' must be None or a seat 0..{self.num_players - 1}")
+        return self

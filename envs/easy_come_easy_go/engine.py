@@ -1,0 +1,320 @@
+"""The Easy Come, Easy Go rules engine: the only place this game's rules exist.
+
+State is one flat ``int32`` array (Pgx style); every function here is a small numba-compiled scalar
+function over it, called once per step by the AEC env and looped over the batch by the batched engine.
+Chance is explicit (OpenSpiel style): a state is either a *chance node* (``dice_needed(state) > 0``: the
+caller supplies that many faces to ``apply_chance``) or a *decision node* for ``state[CURRENT]``.
+No PettingZoo or Gymnasium here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+NUM_DICE = 4
+NUM_FACES = 6
+NUM_PRIZES = 9
+FREEZE_OFFSET = 8  # action = FREEZE_OFFSET + subset mask (1..15)
+NUM_ACTIONS = NUM_PRIZES + 15
+ALL_FROZEN = (1 << NUM_DICE) - 1
+MAX_PLAYERS = 6
+PRIZES_TO_WIN = 3
+CENTRE = -1
+
+PRIZE_NAMES = (
+    "3 of a kind - all even",
+    "3 of a kind - all odd",
+    "17 or more",
+    "7 exactly",
+    "4 of a kind",
+    "Straight",
+    "13 exactly",
+    "3 or less",
+    "2 pairs",
+)
+
+# Phases.
+PHASE_SETUP = 0  # chance: the next roll-off contender rolls four dice
+PHASE_ROLL = 1  # chance: the unfrozen dice are (re-)rolled
+PHASE_DECIDE = 2  # decision: the current player collects or freezes
+PHASE_OVER = 3  # terminal: won, or truncated by max_turns
+
+# State slots.
+NUM_PLAYERS = 0
+PHASE = 1
+CURRENT = 2
+TURN = 3  # number of the turn in progress (1-based); 0 during the roll-off
+MAX_TURNS = 4
+VARIANT = 5  # 1 when four of a kind also counts as two pairs
+DICE = 6  # 6..9: the four dice (valid from the first roll of a turn)
+FROZEN = 10  # bit i set = die i frozen this turn
+ROLLS = 11  # rolls made this turn (1..4)
+OWNER = 12  # 12..20: seat holding each prize, CENTRE if none
+WINNER = 21  # seat of the winner, -1 while playing or after truncation
+TRUNCATED = 22  # 1 when max_turns ended the game
+SETUP_CONTENDERS = 23  # bitmask of seats still in the starting roll-off
+SETUP_ROLLER = 24  # seat to roll next in the roll-off
+SETUP_TOTALS = 25  # 25..30: roll-off totals of this round
+LAST_PRIZE = 31  # prize collected by the last finished turn, -1 for none
+LAST_FROM = 32  # who held it before (CENTRE or a seat)
+LAST_PLAYER = 33  # seat that played the last finished turn, -1 before the first
+STATE_SIZE = 34
+
+# apply_action outcomes.
+TURN_CONTINUES = -2
+TURN_ENDED_EMPTY = -1
+
+
+def _prize_bits(dice: tuple[int, ...], four_is_two_pairs: bool) -> int:
+    """The rules file's prize table for one roll; compiled into PRIZE_TABLE below."""
+    counts = [dice.count(f) for f in range(NUM_FACES)]
+    total = sum(dice)
+    most = max(counts)
+    values = sorted(dice)
+    satisfied = [
+        most >= 3 and all(d % 2 == 0 for d in dice),
+        most >= 3 and all(d % 2 == 1 for d in dice),
+        total >= 17,
+        total == 7,
+        most == 4,
+        values in ([0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5]),
+        total == 13,
+        total <= 3,
+        sorted(counts)[-2:] == [2, 2] or (four_is_two_pairs and most == 4),
+    ]
+    return sum(1 << p for p, ok in enumerate(satisfied) if ok)
+
+
+def _build_prize_table() -> np.ndarray:
+    table = np.zeros((2, NUM_FACES**NUM_DICE), dtype=np.int32)
+    for code in range(NUM_FACES**NUM_DICE):
+        dice = tuple(int(d) for d in np.unravel_index(code, (NUM_FACES,) * NUM_DICE))
+        table[0, code] = _prize_bits(dice, False)
+        table[1, code] = _prize_bits(dice, True)
+    return table
+
+
+PRIZE_TABLE = _build_prize_table()  # [variant, dice code] -> bitmask of satisfied prizes
+
+
+def dice_code(dice: np.ndarray) -> int:
+    """Index of four dice in PRIZE_TABLE (die 0 most significant)."""
+    return int(((dice[0] * NUM_FACES + dice[1]) * NUM_FACES + dice[2]) * NUM_FACES + dice[3])
+
+
+@njit(cache=True)
+def satisfied_prizes(state: np.ndarray) -> int:
+    """Bitmask of prizes the four dice satisfy (whoever holds them)."""
+    code = ((state[DICE] * NUM_FACES + state[DICE + 1]) * NUM_FACES + state[DICE + 2]) * NUM_FACES + state[DICE + 3]
+    return PRIZE_TABLE[state[VARIANT], code]
+
+
+@njit(cache=True)
+def prizes_held(state: np.ndarray, seat: int) -> int:
+    n = 0
+    for p in range(NUM_PRIZES):
+        if state[OWNER + p] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def init_state(state: np.ndarray, num_players: int, max_turns: int, variant: int, first_player: int) -> None:
+    """A new game: prizes in the centre, then the roll-off (or ``first_player``'s first turn if >= 0)."""
+    state[:] = 0
+    state[NUM_PLAYERS] = num_players
+    state[MAX_TURNS] = max_turns
+    state[VARIANT] = variant
+    for p in range(NUM_PRIZES):
+        state[OWNER + p] = CENTRE
+    state[WINNER] = -1
+    state[LAST_PRIZE] = -1
+    state[LAST_FROM] = CENTRE
+    state[LAST_PLAYER] = -1
+    if first_player >= 0:
+        _start_turn(state, first_player)
+    else:
+        state[PHASE] = PHASE_SETUP
+        state[SETUP_CONTENDERS] = (1 << num_players) - 1
+        state[SETUP_ROLLER] = 0
+
+
+@njit(cache=True)
+def init_turn_state(state: np.ndarray, variant: int) -> None:
+    """One solitary turn (the turn task): one seat, prizes in the centre, about to roll."""
+    init_state(state, 1, 1, variant, 0)
+
+
+@njit(cache=True)
+def _start_turn(state: np.ndarray, player: int) -> None:
+    state[CURRENT] = player
+    if prizes_held(state, player) >= PRIZES_TO_WIN:
+        state[WINNER] = player
+        state[PHASE] = PHASE_OVER
+    elif state[TURN] >= state[MAX_TURNS]:
+        state[TRUNCATED] = 1
+        state[PHASE] = PHASE_OVER
+    else:
+        state[TURN] += 1
+        state[FROZEN] = 0
+        state[ROLLS] = 0
+        state[PHASE] = PHASE_ROLL
+
+
+@njit(cache=True)
+def dice_needed(state: np.ndarray) -> int:
+    """How many faces the pending chance event needs (0 at decision and terminal nodes)."""
+    phase = state[PHASE]
+    if phase == PHASE_SETUP:
+        return NUM_DICE
+    if phase == PHASE_ROLL:
+        n = 0
+        for i in range(NUM_DICE):
+            if not (state[FROZEN] >> i) & 1:
+                n += 1
+        return n
+    return 0
+
+
+@njit(cache=True)
+def apply_chance(state: np.ndarray, faces: np.ndarray) -> None:
+    """Resolve the pending chance event with ``faces[:dice_needed(state)]``."""
+    if state[PHASE] == PHASE_ROLL:
+        j = 0
+        for i in range(NUM_DICE):
+            if not (state[FROZEN] >> i) & 1:
+                state[DICE + i] = faces[j]
+                j += 1
+        state[ROLLS] += 1
+        state[PHASE] = PHASE_DECIDE
+        return
+    # Roll-off: highest total starts; the tied highest roll again among themselves.
+    roller = state[SETUP_ROLLER]
+    state[SETUP_TOTALS + roller] = faces[0] + faces[1] + faces[2] + faces[3]
+    contenders = state[SETUP_CONTENDERS]
+    n = state[NUM_PLAYERS]
+    for seat in range(roller + 1, n):
+        if (contenders >> seat) & 1:
+            state[SETUP_ROLLER] = seat
+            return
+    best = -1
+    for seat in range(n):
+        if (contenders >> seat) & 1 and state[SETUP_TOTALS + seat] > best:
+            best = state[SETUP_TOTALS + seat]
+    tied = 0
+    first = -1
+    for seat in range(n):
+        if (contenders >> seat) & 1 and state[SETUP_TOTALS + seat] == best:
+            tied |= 1 << seat
+            if first < 0:
+                first = seat
+    if tied == 1 << first:
+        state[SETUP_CONTENDERS] = 0
+        _start_turn(state, first)
+    else:
+        state[SETUP_CONTENDERS] = tied
+        state[SETUP_ROLLER] = first
+
+
+@njit(cache=True)
+def legal_mask(state: np.ndarray, mask: np.ndarray) -> None:
+    """Write the action mask of the player to move (all zero off decision nodes)."""
+    mask[:] = 0
+    if state[PHASE] != PHASE_DECIDE:
+        return
+    satisfied = satisfied_prizes(state)
+    me = state[CURRENT]
+    for p in range(NUM_PRIZES):
+        if (satisfied >> p) & 1 and state[OWNER + p] != me:
+            mask[p] = 1
+    frozen = state[FROZEN]
+    for m in range(1, ALL_FROZEN + 1):
+        if m & frozen == 0:
+            mask[FREEZE_OFFSET + m] = 1
+
+
+@njit(cache=True)
+def is_legal(state: np.ndarray, action: int) -> bool:
+    if state[PHASE] != PHASE_DECIDE or action < 0 or action >= NUM_ACTIONS:
+        return False
+    if action < NUM_PRIZES:
+        return (satisfied_prizes(state) >> action) & 1 == 1 and state[OWNER + action] != state[CURRENT]
+    return (action - FREEZE_OFFSET) & state[FROZEN] == 0
+
+
+@njit(cache=True)
+def _end_turn(state: np.ndarray, prize: int, previous_owner: int) -> None:
+    state[LAST_PRIZE] = prize
+    state[LAST_FROM] = previous_owner
+    state[LAST_PLAYER] = state[CURRENT]
+    _start_turn(state, (state[CURRENT] + 1) % state[NUM_PLAYERS])
+
+
+@njit(cache=True)
+def apply_action(state: np.ndarray, action: int) -> int:
+    """Play a legal action (check ``is_legal`` first).
+
+    Returns the prize collected (0..8), TURN_ENDED_EMPTY when every die got frozen, or TURN_CONTINUES
+    when unfrozen dice now await a re-roll.
+    """
+    if action < NUM_PRIZES:
+        previous = state[OWNER + action]
+        state[OWNER + action] = state[CURRENT]
+        _end_turn(state, action, previous)
+        return action
+    state[FROZEN] |= action - FREEZE_OFFSET
+    if state[FROZEN] == ALL_FROZEN:
+        _end_turn(state, -1, CENTRE)
+        return TURN_ENDED_EMPTY
+    state[PHASE] = PHASE_ROLL
+    return TURN_CONTINUES
+
+
+@njit(cache=True)
+def rewards(state: np.ndarray, win: float, loss: float, out: np.ndarray) -> None:
+    """Terminal rewards per seat: ``win``/``loss`` after a win, 0 for all after truncation or mid-game."""
+    out[:] = 0.0
+    winner = state[WINNER]
+    if state[PHASE] != PHASE_OVER or winner < 0:
+        return
+    for seat in range(state[NUM_PLAYERS]):
+        out[seat] = win if seat == winner else loss
+
+
+# --- Observation (the PettingZoo/batched encoding; layout documented in envs/easy_come_easy_go/README.md)
+
+OBS_DICE = 0  # 24: one-hot face of each die (die i, face f at 6i+f), while dice are on the table
+OBS_FROZEN = 24  # 4: die frozen this turn
+OBS_ROLL = 28  # 4: one-hot roll number of this turn (1st..4th)
+OBS_SATISFIED = 32  # 9: prizes the dice satisfy now
+OBS_OWNERS = 41  # 9*(P+1): per prize, one-hot holder: centre, me, next seat, ...
+
+
+def observation_size(num_players: int) -> int:
+    return OBS_OWNERS + NUM_PRIZES * (num_players + 1) + 2 * num_players + 1
+
+
+@njit(cache=True)
+def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """The game as seen from ``seat``: own data first, opponents in relative seat order."""
+    out[:] = 0.0
+    n = state[NUM_PLAYERS]
+    if state[PHASE] == PHASE_DECIDE:
+        for i in range(NUM_DICE):
+            out[OBS_DICE + NUM_FACES * i + state[DICE + i]] = 1.0
+            out[OBS_FROZEN + i] = (state[FROZEN] >> i) & 1
+        out[OBS_ROLL + state[ROLLS] - 1] = 1.0
+        satisfied = satisfied_prizes(state)
+        for p in range(NUM_PRIZES):
+            out[OBS_SATISFIED + p] = (satisfied >> p) & 1
+    counts_at = OBS_OWNERS + NUM_PRIZES * (n + 1)
+    for p in range(NUM_PRIZES):
+        owner = state[OWNER + p]
+        rel = 0 if owner == CENTRE else 1 + (owner - seat) % n
+        out[OBS_OWNERS + p * (n + 1) + rel] = 1.0
+        if owner != CENTRE:
+            out[counts_at + (owner - seat) % n] += 1.0 / PRIZES_TO_WIN
+    if state[PHASE] != PHASE_OVER and state[PHASE] != PHASE_SETUP:
+        out[counts_at + n + (state[CURRENT] - seat) % n] = 1.0
+    out[counts_at + 2 * n] = state[TURN] / state[MAX_TURNS]
