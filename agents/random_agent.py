@@ -1,0 +1,49 @@
+"""Uniformly random legal actions; the baseline every benchmark and bot must beat."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from agents.base import Agent
+
+__all__ = ["RandomAgent", "sample_masked"]
+
+
+@njit(cache=True)
+def _sample_masked(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
+    for b in range(masks.shape[0]):
+        n = 0
+        for a in range(masks.shape[1]):
+            n += masks[b, a] != 0
+        pick = int(uniforms[b] * n)
+        chosen = -1
+        for a in range(masks.shape[1]):
+            if masks[b, a] != 0:
+                if pick == 0:
+                    chosen = a
+                    break
+                pick -= 1
+        out[b] = chosen
+
+
+def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``masks`` (-1 for a row with none)."""
+    masks = np.ascontiguousarray(masks)
+    out = np.empty(masks.shape[0], dtype=np.int64)
+    _sample_masked(masks, rng.random(masks.shape[0]), out)
+    return out
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return sample_masked(action_masks, self.rng)
