@@ -1,0 +1,76 @@
+"""Drawing helpers any dice game's ``rgb_array`` renderer can reuse (Pillow, off-screen, no window)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = ["PLAYER_COLOURS", "draw_die", "font", "new_canvas", "to_array", "text_centered"]
+
+RGB = tuple[int, int, int]
+
+# One colour per seat (up to 6 players), distinct and readable under dark text.
+PLAYER_COLOURS: tuple[RGB, ...] = (
+    (230, 97, 92),  # red
+    (86, 156, 230),  # blue
+    (111, 196, 106),  # green
+    (240, 181, 63),  # amber
+    (171, 122, 214),  # purple
+    (78, 196, 190),  # teal
+)
+
+# Pip centres on a unit face for 1..6 pips (0 = blank face, as on a 0-5 die).
+_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.25, 0.25), (0.75, 0.75)),
+    3: ((0.25, 0.25), (0.5, 0.5), (0.75, 0.75)),
+    4: ((0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)),
+    5: ((0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)),
+    6: ((0.25, 0.22), (0.75, 0.22), (0.25, 0.5), (0.75, 0.5), (0.25, 0.78), (0.75, 0.78)),
+}
+
+
+@lru_cache(maxsize=16)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` px (no system fonts needed)."""
+    return ImageFont.load_default(size=size)
+
+
+def new_canvas(width: int, height: int, background: RGB = (245, 241, 232)) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), background)
+    return image, ImageDraw.Draw(image)
+
+
+def to_array(image: Image.Image) -> np.ndarray:
+    """(H, W, 3) uint8, the PettingZoo/Gymnasium ``rgb_array`` convention."""
+    return np.asarray(image, dtype=np.uint8).copy()
+
+
+def text_centered(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: RGB) -> None:
+    draw.text(centre, text, fill=fill, font=font(size), anchor="mm")
+
+
+def draw_die(
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    size: int,
+    pips: int,
+    *,
+    face: RGB = (255, 255, 255),
+    pip: RGB = (30, 30, 30),
+    outline: RGB = (60, 60, 60),
+    outline_width: int = 2,
+) -> None:
+    """A die face with ``pips`` (0..6) dots, top-left corner at (x, y); 0 draws a blank face."""
+    if pips not in _PIPS:
+        raise ValueError(f"a die face has 0..6 pips, got {pips}")
+    radius = max(2, size // 7)
+    draw.rounded_rectangle((x, y, x + size, y + size), radius=radius, fill=face, outline=outline, width=outline_width)
+    r = max(2, size // 11)
+    for u, v in _PIPS[pips]:
+        cx, cy = x + u * size, y + v * size
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)

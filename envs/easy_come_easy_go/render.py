@@ -1,0 +1,133 @@
+"""Text and picture renderings of an Easy Come, Easy Go state (read-only views of the engine state)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.common.render import PLAYER_COLOURS, draw_die, font, new_canvas, text_centered, to_array
+
+from . import engine as E
+
+__all__ = ["render_ansi", "render_rgb"]
+
+_CENTRE_CARD = (226, 221, 206)
+_FROZEN_FACE = (188, 212, 250)
+_FROZEN_OUTLINE = (27, 64, 150)
+_SATISFIED = (28, 140, 60)
+_INK = (30, 30, 30)
+
+
+def _holder(owner: int) -> str:
+    return "centre" if owner == E.CENTRE else f"player_{owner}"
+
+
+def _status(state: np.ndarray) -> str:
+    """Whose turn, or how the game ended."""
+    phase = state[E.PHASE]
+    if phase == E.PHASE_OVER:
+        if state[E.WINNER] >= 0:
+            return f"player_{state[E.WINNER]} wins (held 3+ prizes at the start of their turn)"
+        return f"truncated after {state[E.MAX_TURNS]} turns: no winner"
+    if phase == E.PHASE_SETUP:
+        contenders = [f"player_{s}" for s in range(state[E.NUM_PLAYERS]) if (state[E.SETUP_CONTENDERS] >> s) & 1]
+        return f"roll-off for the first turn among {', '.join(contenders)}"
+    roll = state[E.ROLLS] + (phase == E.PHASE_ROLL)
+    return f"turn {state[E.TURN]} of {state[E.MAX_TURNS]}: player_{state[E.CURRENT]} to act, roll {roll} of at most 4"
+
+
+def _last_turn(state: np.ndarray) -> str:
+    player = state[E.LAST_PLAYER]
+    if player < 0:
+        return "Last turn: none yet"
+    prize = state[E.LAST_PRIZE]
+    if prize < 0:
+        return f"Last turn: player_{player} froze every die, no prize"
+    source = "the centre" if state[E.LAST_FROM] == E.CENTRE else f"player_{state[E.LAST_FROM]}"
+    return f"Last turn: player_{player} collected prize {prize} ({E.PRIZE_NAMES[prize]}) from {source}"
+
+
+def _satisfied(state: np.ndarray) -> int:
+    return int(E.satisfied_prizes(state)) if state[E.PHASE] == E.PHASE_DECIDE else 0
+
+
+def render_ansi(state: np.ndarray) -> str:
+    """The whole table as text: status, dice ([x] = frozen), the nine prizes and holders, last turn."""
+    n = int(state[E.NUM_PLAYERS])
+    lines = [f"Easy Come, Easy Go ({n} players) | {_status(state)}"]
+    if state[E.ROLLS] > 0:
+        faces = []
+        for i in range(E.NUM_DICE):
+            v = int(state[E.DICE + i])
+            faces.append(f"[{v}]" if (state[E.FROZEN] >> i) & 1 else f" {v} ")
+        label = "Last dice:" if state[E.PHASE] == E.PHASE_OVER else "Dice:"
+        lines.append(f"{label} {' '.join(faces)}   ([x] = frozen)")
+    satisfied = _satisfied(state)
+    lines.append("Prizes:")
+    for p in range(E.NUM_PRIZES):
+        mark = "  <- satisfied by the dice" if (satisfied >> p) & 1 else ""
+        lines.append(f"  {p} {E.PRIZE_NAMES[p]:<24} {_holder(int(state[E.OWNER + p]))}{mark}")
+    held = ", ".join(f"player_{s} {int(E.prizes_held(state, s))}" for s in range(n))
+    lines.append(f"Prizes held: {held}")
+    lines.append(_last_turn(state))
+    return "\n".join(lines)
+
+
+def render_rgb(state: np.ndarray) -> np.ndarray:
+    """A (460, 720, 3) uint8 picture: dice as pips (frozen ones blue), prize cards coloured by holder."""
+    width, height = 720, 460
+    image, draw = new_canvas(width, height)
+    n = int(state[E.NUM_PLAYERS])
+    over = state[E.PHASE] == E.PHASE_OVER
+
+    # Header: whose turn or the result, in that player's colour.
+    focus = state[E.WINNER] if over else state[E.CURRENT]
+    banner = PLAYER_COLOURS[focus] if focus >= 0 and state[E.PHASE] != E.PHASE_SETUP else _CENTRE_CARD
+    draw.rectangle((0, 0, width, 40), fill=banner)
+    text_centered(draw, (width / 2, 20), _status(state), 17, _INK)
+
+    # Dice row.
+    size, gap, left, top = 72, 22, 24, 62
+    for i in range(E.NUM_DICE):
+        x = left + i * (size + gap)
+        frozen = bool((state[E.FROZEN] >> i) & 1)
+        if state[E.ROLLS] > 0:
+            face, outline = (_FROZEN_FACE, _FROZEN_OUTLINE) if frozen else ((255, 255, 255), (70, 70, 70))
+            draw_die(
+                draw, x, top, size, int(state[E.DICE + i]), face=face, outline=outline, outline_width=4 if frozen else 2
+            )
+            label = f"{int(state[E.DICE + i])}  FROZEN" if frozen else f"{int(state[E.DICE + i])}"
+            text_centered(draw, (x + size / 2, top + size + 14), label, 13, _FROZEN_OUTLINE if frozen else _INK)
+        else:
+            draw.rounded_rectangle((x, top, x + size, top + size), radius=10, outline=(170, 170, 170), width=2)
+
+    # Players legend: colour, prizes held, who acts.
+    lx = left + 4 * (size + gap) + 20
+    for s in range(n):
+        y = 50 + s * 20
+        draw.rectangle((lx, y, lx + 14, y + 14), fill=PLAYER_COLOURS[s], outline=_INK)
+        marker = " <- to act" if not over and s == state[E.CURRENT] and state[E.PHASE] != E.PHASE_SETUP else ""
+        marker = " WINNER" if over and s == state[E.WINNER] else marker
+        held = int(E.prizes_held(state, s))
+        draw.text((lx + 22, y), f"player_{s}: {held} prize{'' if held == 1 else 's'}{marker}", fill=_INK, font=font(14))
+
+    # Prize cards, 3 x 3, coloured by holder; a green border when the dice satisfy the prize now.
+    satisfied = _satisfied(state)
+    card_w, card_h, cx0, cy0, cgap = 220, 74, 24, 176, 8
+    for p in range(E.NUM_PRIZES):
+        x = cx0 + (p % 3) * (card_w + cgap)
+        y = cy0 + (p // 3) * (card_h + cgap)
+        owner = int(state[E.OWNER + p])
+        fill = _CENTRE_CARD if owner == E.CENTRE else PLAYER_COLOURS[owner]
+        hit = (satisfied >> p) & 1
+        draw.rounded_rectangle(
+            (x, y, x + card_w, y + card_h),
+            radius=8,
+            fill=fill,
+            outline=_SATISFIED if hit else (90, 90, 90),
+            width=5 if hit else 1,
+        )
+        text_centered(draw, (x + card_w / 2, y + 22), f"{p}: {E.PRIZE_NAMES[p]}", 15, _INK)
+        text_centered(draw, (x + card_w / 2, y + 50), _holder(owner), 13, _INK)
+
+    draw.text((24, height - 32), _last_turn(state), fill=_INK, font=font(15))
+    return to_array(image)
