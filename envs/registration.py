@@ -12,6 +12,7 @@ NAMESPACE = "dicearena"
 PETTINGZOO_ENVS = {
     # id: (module, has parallel_env)
     f"{NAMESPACE}/easy_come_easy_go-v0": ("envs.easy_come_easy_go_v0", False),
+    f"{NAMESPACE}/extra-v0": ("envs.extra_v0", True),
 }
 
 GYMNASIUM_ENVS = {

@@ -5,6 +5,9 @@ function over it, called once per step by the AEC env and looped over the batch 
 Chance is explicit (OpenSpiel style): a state is either a *chance node* (``dice_needed(state) > 0``: the
 caller supplies that many faces to ``apply_chance``) or a *decision node* for ``state[CURRENT]``.
 No PettingZoo or Gymnasium here.
+
+``inline="always"``: the batched loops call these once per game; inlined, numba can drop the per-call
+reference counting of the state view, which otherwise costs more than the rules themselves.
 """
 
 from __future__ import annotations
@@ -103,14 +106,14 @@ def dice_code(dice: np.ndarray) -> int:
     return int(((dice[0] * NUM_FACES + dice[1]) * NUM_FACES + dice[2]) * NUM_FACES + dice[3])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def satisfied_prizes(state: np.ndarray) -> int:
     """Bitmask of prizes the four dice satisfy (whoever holds them)."""
     code = ((state[DICE] * NUM_FACES + state[DICE + 1]) * NUM_FACES + state[DICE + 2]) * NUM_FACES + state[DICE + 3]
     return PRIZE_TABLE[state[VARIANT], code]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def prizes_held(state: np.ndarray, seat: int) -> int:
     n = 0
     for p in range(NUM_PRIZES):
@@ -119,7 +122,7 @@ def prizes_held(state: np.ndarray, seat: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init_state(state: np.ndarray, num_players: int, max_turns: int, variant: int, first_player: int) -> None:
     """A new game: prizes in the centre, then the roll-off (or ``first_player``'s first turn if >= 0)."""
     state[:] = 0
@@ -140,13 +143,13 @@ def init_state(state: np.ndarray, num_players: int, max_turns: int, variant: int
         state[SETUP_ROLLER] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def init_turn_state(state: np.ndarray, variant: int) -> None:
     """One solitary turn (the turn task): one seat, prizes in the centre, about to roll."""
     init_state(state, 1, 1, variant, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_turn(state: np.ndarray, player: int) -> None:
     state[CURRENT] = player
     if prizes_held(state, player) >= PRIZES_TO_WIN:
@@ -162,7 +165,7 @@ def _start_turn(state: np.ndarray, player: int) -> None:
         state[PHASE] = PHASE_ROLL
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dice_needed(state: np.ndarray) -> int:
     """How many faces the pending chance event needs (0 at decision and terminal nodes)."""
     phase = state[PHASE]
@@ -177,7 +180,7 @@ def dice_needed(state: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_chance(state: np.ndarray, faces: np.ndarray) -> None:
     """Resolve the pending chance event with ``faces[:dice_needed(state)]``."""
     if state[PHASE] == PHASE_ROLL:
@@ -217,7 +220,7 @@ def apply_chance(state: np.ndarray, faces: np.ndarray) -> None:
         state[SETUP_ROLLER] = first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(state: np.ndarray, mask: np.ndarray) -> None:
     """Write the action mask of the player to move (all zero off decision nodes)."""
     mask[:] = 0
@@ -234,7 +237,7 @@ def legal_mask(state: np.ndarray, mask: np.ndarray) -> None:
             mask[FREEZE_OFFSET + m] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(state: np.ndarray, action: int) -> bool:
     if state[PHASE] != PHASE_DECIDE or action < 0 or action >= NUM_ACTIONS:
         return False
@@ -243,7 +246,7 @@ def is_legal(state: np.ndarray, action: int) -> bool:
     return (action - FREEZE_OFFSET) & state[FROZEN] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(state: np.ndarray, prize: int, previous_owner: int) -> None:
     state[LAST_PRIZE] = prize
     state[LAST_FROM] = previous_owner
@@ -251,7 +254,7 @@ def _end_turn(state: np.ndarray, prize: int, previous_owner: int) -> None:
     _start_turn(state, (state[CURRENT] + 1) % state[NUM_PLAYERS])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(state: np.ndarray, action: int) -> int:
     """Play a legal action (check ``is_legal`` first).
 
@@ -271,7 +274,7 @@ def apply_action(state: np.ndarray, action: int) -> int:
     return TURN_CONTINUES
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rewards(state: np.ndarray, win: float, loss: float, out: np.ndarray) -> None:
     """Terminal rewards per seat: ``win``/``loss`` after a win, 0 for all after truncation or mid-game."""
     out[:] = 0.0
@@ -295,7 +298,7 @@ def observation_size(num_players: int) -> int:
     return OBS_OWNERS + NUM_PRIZES * (num_players + 1) + 2 * num_players + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The game as seen from ``seat``: own data first, opponents in relative seat order."""
     out[:] = 0.0

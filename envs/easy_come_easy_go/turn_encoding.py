@@ -29,7 +29,7 @@ T_FROZEN_FACE_COUNTS = 65
 TURN_OBS_SIZE = 71
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def encode_turn_observation(state: np.ndarray, scaled_values: np.ndarray, out: np.ndarray) -> None:
     """``scaled_values`` = prize values / value_scale (the task's largest possible value)."""
     out[:] = 0.0

@@ -1,0 +1,63 @@
+"""Rule-variant and reward knobs of Extra! (defaults from ../shared/rules/extra.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, StrictInt, ValidationInfo, field_validator
+
+from envs.common.config import GameConfig
+
+from .engine import (
+    DEFAULT_EXTRA_COLUMNS,
+    DEFAULT_MINUS_BOXES,
+    DEFAULT_PENALTY,
+    DEFAULT_POINTS,
+    MAX_PLAYERS,
+    NUM_COLUMNS,
+    NUM_ROWS,
+    REWARD_SCORE,
+    REWARD_WIN,
+)
+
+
+class ExtraSheet(GameConfig):
+    """The score pad; the default reconstructs the published one. Lists are accepted (YAML)."""
+
+    minus_boxes: tuple[StrictInt, ...] = Field(
+        DEFAULT_MINUS_BOXES, strict=False, description="minus boxes of the rows for sums 2..12 (11 values, 0..12)"
+    )
+    points: tuple[StrictInt, ...] = Field(
+        DEFAULT_POINTS, strict=False, description="victory points of the rows for sums 2..12 (11 values, 0..1000)"
+    )
+    penalty: int = Field(DEFAULT_PENALTY, ge=0, le=10_000, description="points lost by a row left in the minus zone")
+    extra_columns: tuple[StrictInt, ...] = Field(
+        DEFAULT_EXTRA_COLUMNS, strict=False, description="boxes of the three EXTRA columns (3 values, 1..30)"
+    )
+
+    @field_validator("minus_boxes", "points", "extra_columns")
+    @classmethod
+    def _lengths_and_ranges(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        size, low, high = {
+            "minus_boxes": (NUM_ROWS, 0, 12),
+            "points": (NUM_ROWS, 0, 1000),
+            "extra_columns": (NUM_COLUMNS, 1, 30),
+        }[info.field_name]
+        if len(value) != size or any(not low <= v <= high for v in value):
+            raise ValueError(f"needs exactly {size} integers in {low}..{high}")
+        return value
+
+
+class ExtraConfig(GameConfig):
+    num_players: int = Field(2, ge=1, le=MAX_PLAYERS, description="players, seats player_0..; 1 = solitaire")
+    children: bool = Field(False, description="a new EXTRA number's first box is checked only when it recurs")
+    reward: Literal["win", "score"] | None = Field(
+        None, description="'win': +1/-1 at the end; 'score': final score / 100; None: win with 2+ players, else score"
+    )
+    sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
+
+    @property
+    def reward_mode(self) -> int:
+        """The engine's reward code after resolving the ``None`` default."""
+        mode = self.reward or ("win" if self.num_players >= 2 else "score")
+        return REWARD_WIN if mode == "win" else REWARD_SCORE

@@ -1,0 +1,362 @@
+"""The Extra! rules engine: the only place this game's rules exist.
+
+State is one flat ``int32`` array; every function here is a small numba-compiled scalar function over it,
+called once per step by the PettingZoo faces and (later) looped over the batch by a batched engine.
+Chance is explicit: a state is either a *chance node* (``dice_needed(state) > 0``: the caller supplies five
+faces to ``apply_chance``) or a *decision node* where every seat still playing decides on the same throw.
+
+Simultaneous decisions: ``apply_action(state, seat, action)`` only records the seat's choice; when every
+seat still playing has chosen, the round resolves (all sheets change at once, finishers are marked) and
+the next throw is pending. So a seat deciding later in the same round never sees an earlier choice.
+
+The score sheet (minus boxes, victory points, penalty, EXTRA column lengths) lives in the state, so one
+compiled engine serves every ``sheet`` config. No PettingZoo or Gymnasium here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+NUM_DICE = 5
+NUM_FACES = 6
+NUM_ROWS = 11  # pair sums 2..12
+MIN_SUM = 2
+NUM_COLUMNS = 3  # EXTRA chart columns
+NUM_FACTORS = 5  # factor boxes x1..x5 after the 0 box
+NUM_PAIRINGS = 3
+NUM_ACTIONS = NUM_DICE * NUM_PAIRINGS * NUM_COLUMNS  # 45: action = 9 * fifth die + 3 * pairing + column
+MAX_PLAYERS = 6
+
+# The default sheet (rules/extra.md): per row sum 2..12.
+DEFAULT_MINUS_BOXES = (3, 3, 4, 5, 7, 7, 7, 5, 4, 3, 3)
+DEFAULT_POINTS = (100, 70, 60, 50, 40, 30, 40, 50, 60, 70, 100)
+DEFAULT_PENALTY = 200
+DEFAULT_EXTRA_COLUMNS = (9, 8, 7)
+
+
+def _build_pairings() -> np.ndarray:
+    """PAIRINGS[e, p] = (a, b, c, d): with die e as fifth die, pairing p makes pairs (a, b) and (c, d)."""
+    table = np.zeros((NUM_DICE, NUM_PAIRINGS, 4), dtype=np.int64)
+    for e in range(NUM_DICE):
+        a, b, c, d = (i for i in range(NUM_DICE) if i != e)
+        table[e, 0] = (a, b, c, d)
+        table[e, 1] = (a, c, b, d)
+        table[e, 2] = (a, d, b, c)
+    return table
+
+
+PAIRINGS = _build_pairings()
+
+# Phases.
+PHASE_ROLL = 0  # chance: the five dice are thrown
+PHASE_DECIDE = 1  # decision: every seat still playing splits the throw
+PHASE_OVER = 2  # terminal: every seat has finished
+
+# extra_rule outcomes for a fifth die (besides a fixed column 0..2).
+RULE_NOT_ALLOWED = -2  # three EXTRA numbers, the throw holds one, this die is not one of them
+RULE_LUCKY = -1  # three EXTRA numbers, none in the throw: no EXTRA check, column must be 0
+RULE_ANY_EMPTY = 3  # a new EXTRA number: any empty column
+
+# Reward modes.
+REWARD_WIN = 0
+REWARD_SCORE = 1
+
+# State slots.
+NUM_PLAYERS = 0
+PHASE = 1
+CHILDREN = 2  # 1: a new EXTRA number is written without checking its first box
+ROUND = 3  # throws so far (1-based round in progress)
+PENALTY = 4  # points lost by a row that never left the minus zone
+DICE = 5  # 5..9: the throw, faces 1..6 (valid from the first throw)
+MINUS = 10  # 10..20: minus boxes per row
+POINTS = 21  # 21..31: victory points per row
+COLUMN_LENGTH = 32  # 32..34: boxes per EXTRA column
+PLAYERS = 35  # per-seat blocks of PLAYER_SIZE
+# Offsets inside a seat's block.
+P_ROWS = 0  # 11: checks per row
+P_NUMBER = 11  # 3: EXTRA number of each column, 0 = not written yet
+P_CHECKS = 14  # 3: checks per EXTRA column
+P_DONE = 17  # 1 once the seat has finished
+P_PENDING = 18  # this round's choice, -1 while undecided
+P_LAST = 19  # the choice applied in the last resolved round, -1 if none
+P_FINISH_ROUND = 20  # round in which the seat finished, 0 while playing
+PLAYER_SIZE = 21
+STATE_SIZE = PLAYERS + MAX_PLAYERS * PLAYER_SIZE
+
+
+def decode_action(action: int) -> tuple[int, int, int]:
+    """(fifth die index, pairing, column) of an action id."""
+    return action // 9, (action // 3) % 3, action % 3
+
+
+def encode_action(fifth: int, pairing: int, column: int) -> int:
+    return 9 * fifth + 3 * pairing + column
+
+
+@njit(cache=True, inline="always")
+def init_state(
+    state: np.ndarray,
+    num_players: int,
+    children: int,
+    penalty: int,
+    minus: np.ndarray,
+    points: np.ndarray,
+    columns: np.ndarray,
+) -> None:
+    """A new game: empty sheets for ``num_players`` seats, the first throw pending."""
+    state[:] = 0
+    state[NUM_PLAYERS] = num_players
+    state[CHILDREN] = children
+    state[PENALTY] = penalty
+    for r in range(NUM_ROWS):
+        state[MINUS + r] = minus[r]
+        state[POINTS + r] = points[r]
+    for j in range(NUM_COLUMNS):
+        state[COLUMN_LENGTH + j] = columns[j]
+    for seat in range(num_players):
+        base = PLAYERS + seat * PLAYER_SIZE
+        state[base + P_PENDING] = -1
+        state[base + P_LAST] = -1
+    state[PHASE] = PHASE_ROLL
+
+
+@njit(cache=True, inline="always")
+def dice_needed(state: np.ndarray) -> int:
+    """How many faces the pending chance event needs (0 at decision and terminal nodes)."""
+    return NUM_DICE if state[PHASE] == PHASE_ROLL else 0
+
+
+@njit(cache=True, inline="always")
+def apply_chance(state: np.ndarray, faces: np.ndarray) -> None:
+    """Resolve the throw with ``faces[:5]`` (0-based, 0..5; stored as pips 1..6)."""
+    for i in range(NUM_DICE):
+        state[DICE + i] = faces[i] + 1
+    state[ROUND] += 1
+    state[PHASE] = PHASE_DECIDE
+
+
+@njit(cache=True, inline="always")
+def must_act(state: np.ndarray, seat: int) -> bool:
+    """True when ``seat`` still has to decide on the current throw."""
+    if state[PHASE] != PHASE_DECIDE or seat < 0 or seat >= state[NUM_PLAYERS]:
+        return False
+    base = PLAYERS + seat * PLAYER_SIZE
+    return state[base + P_DONE] == 0 and state[base + P_PENDING] < 0
+
+
+@njit(cache=True, inline="always")
+def extra_rule(state: np.ndarray, seat: int, fifth: int) -> int:
+    """What the EXTRA chart demands if die ``fifth`` is the fifth die: a column 0..2, or a RULE_* code."""
+    base = PLAYERS + seat * PLAYER_SIZE
+    value = state[DICE + fifth]
+    written = 0
+    held = False
+    column = -1
+    for j in range(NUM_COLUMNS):
+        number = state[base + P_NUMBER + j]
+        if number != 0:
+            written += 1
+            if number == value:
+                column = j
+            for i in range(NUM_DICE):
+                if state[DICE + i] == number:
+                    held = True
+    if column >= 0:
+        return column
+    if written < NUM_COLUMNS:
+        return RULE_ANY_EMPTY
+    return RULE_NOT_ALLOWED if held else RULE_LUCKY
+
+
+@njit(cache=True, inline="always")
+def _column_allowed(state: np.ndarray, base: int, rule: int, column: int) -> bool:
+    if rule == RULE_NOT_ALLOWED:
+        return False
+    if rule == RULE_LUCKY:
+        return column == 0
+    if rule == RULE_ANY_EMPTY:
+        return state[base + P_NUMBER + column] == 0
+    return column == rule
+
+
+@njit(cache=True, inline="always")
+def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
+    """Write ``seat``'s action mask (all zero unless the seat must decide now)."""
+    mask[:] = 0
+    if not must_act(state, seat):
+        return
+    base = PLAYERS + seat * PLAYER_SIZE
+    for e in range(NUM_DICE):
+        rule = extra_rule(state, seat, e)
+        for c in range(NUM_COLUMNS):
+            if _column_allowed(state, base, rule, c):
+                for p in range(NUM_PAIRINGS):
+                    mask[9 * e + 3 * p + c] = 1
+
+
+@njit(cache=True, inline="always")
+def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
+    if action < 0 or action >= NUM_ACTIONS or not must_act(state, seat):
+        return False
+    rule = extra_rule(state, seat, action // 9)
+    return _column_allowed(state, PLAYERS + seat * PLAYER_SIZE, rule, action % 3)
+
+
+@njit(cache=True, inline="always")
+def _check_row(state: np.ndarray, base: int, total: int) -> None:
+    """One check in row ``total`` (2..12) in its first empty box; a full row takes nothing."""
+    r = total - MIN_SUM
+    if state[base + P_ROWS + r] < state[MINUS + r] + 1 + NUM_FACTORS:
+        state[base + P_ROWS + r] += 1
+
+
+@njit(cache=True, inline="always")
+def _apply_choice(state: np.ndarray, seat: int, action: int) -> None:
+    """Write one seat's choice on its sheet; mark it finished if a last EXTRA box got checked."""
+    base = PLAYERS + seat * PLAYER_SIZE
+    e = action // 9
+    p = (action // 3) % 3
+    c = action % 3
+    rule = extra_rule(state, seat, e)  # from the sheet before this choice
+    _check_row(state, base, state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]])
+    _check_row(state, base, state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]])
+    if rule != RULE_LUCKY:
+        if state[base + P_NUMBER + c] == 0:
+            state[base + P_NUMBER + c] = state[DICE + e]
+            if state[CHILDREN] == 0:
+                state[base + P_CHECKS + c] += 1
+        else:
+            state[base + P_CHECKS + c] += 1
+        if state[base + P_CHECKS + c] >= state[COLUMN_LENGTH + c]:
+            state[base + P_DONE] = 1
+            state[base + P_FINISH_ROUND] = state[ROUND]
+    state[base + P_LAST] = action
+    state[base + P_PENDING] = -1
+
+
+@njit(cache=True, inline="always")
+def apply_action(state: np.ndarray, seat: int, action: int) -> int:
+    """Record ``seat``'s legal choice (check ``is_legal`` first).
+
+    Returns 1 when this was the last choice of the round (the round resolved: sheets updated, finishers
+    marked, next throw pending or game over), else 0.
+    """
+    state[PLAYERS + seat * PLAYER_SIZE + P_PENDING] = action
+    n = state[NUM_PLAYERS]
+    for s in range(n):
+        if must_act(state, s):
+            return 0
+    playing = 0
+    for s in range(n):
+        base = PLAYERS + s * PLAYER_SIZE
+        if state[base + P_DONE] == 0:
+            _apply_choice(state, s, state[base + P_PENDING])
+            if state[base + P_DONE] == 0:
+                playing += 1
+    state[PHASE] = PHASE_ROLL if playing > 0 else PHASE_OVER
+    return 1
+
+
+@njit(cache=True, inline="always")
+def row_score(state: np.ndarray, row: int, checks: int) -> int:
+    """0 if unchecked; -penalty inside the minus zone; else points x highest factor (0 box -> 0)."""
+    if checks == 0:
+        return 0
+    minus = state[MINUS + row]
+    if checks <= minus:
+        return -state[PENALTY]
+    return state[POINTS + row] * (checks - minus - 1)
+
+
+@njit(cache=True, inline="always")
+def score(state: np.ndarray, seat: int) -> int:
+    base = PLAYERS + seat * PLAYER_SIZE
+    total = 0
+    for r in range(NUM_ROWS):
+        total += row_score(state, r, state[base + P_ROWS + r])
+    return total
+
+
+@njit(cache=True, inline="always")
+def final_reward(state: np.ndarray, seat: int, mode: int) -> float:
+    """The seat's terminal reward, 0 until it is known.
+
+    REWARD_SCORE: score / 100 once the seat has finished (its sheet is final). REWARD_WIN: once the game is
+    over, +1 to every seat with the highest score and -1 to the others; solitaire: +1 unless negative.
+    """
+    base = PLAYERS + seat * PLAYER_SIZE
+    if mode == REWARD_SCORE:
+        return score(state, seat) / 100.0 if state[base + P_DONE] == 1 else 0.0
+    if state[PHASE] != PHASE_OVER:
+        return 0.0
+    mine = score(state, seat)
+    n = state[NUM_PLAYERS]
+    if n == 1:
+        return 1.0 if mine >= 0 else -1.0
+    for s in range(n):
+        if score(state, s) > mine:
+            return -1.0
+    return 1.0
+
+
+@njit(cache=True, inline="always")
+def rewards(state: np.ndarray, mode: int, out: np.ndarray) -> None:
+    """``final_reward`` of every seat into ``out``."""
+    out[:] = 0.0
+    for seat in range(state[NUM_PLAYERS]):
+        out[seat] = final_reward(state, seat, mode)
+
+
+# --- Observation (layout documented in envs/extra/README.md)
+
+OBS_DICE = 0  # 30: one-hot face of each die (die i, pips f at 6i + f - 1), while the throw is on the table
+OBS_TO_ACT = 30  # 1: the observer must decide on this throw
+OBS_ROUND = 31  # 1: min(round, 100) / 100
+OBS_PLAYERS = 32  # PLAYER_OBS per seat: the observer first, then the next seats in order
+PO_ROW_CHECKS = 0  # 11: checks / boxes of each row (sum 2..12)
+PO_ROW_VALUE = 11  # 11: the row's current score / 500
+PO_EXTRA_NUMBER = 22  # 21: per column, one-hot EXTRA number at 7j + number (0 = not written)
+PO_EXTRA_CHECKS = 43  # 3: checks / boxes of each EXTRA column
+PO_DONE = 46  # 1: the seat has finished
+PO_SCORE = 47  # 1: the seat's current score / 1000
+PLAYER_OBS = 48
+
+
+def observation_size(num_players: int) -> int:
+    return OBS_PLAYERS + PLAYER_OBS * num_players
+
+
+def observation_bound(penalty: int, points: tuple[int, ...]) -> float:
+    """A bound on |slot| for a sheet (row values / 500, scores / 1000), for the observation space."""
+    row = max(penalty, NUM_FACTORS * max(points)) / 500
+    total = max(NUM_ROWS * penalty, NUM_FACTORS * sum(points)) / 1000
+    return float(max(1.0, row, total))
+
+
+@njit(cache=True, inline="always")
+def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """The game as seen from ``seat``: the throw, then own sheet first, opponents in relative seat order.
+
+    Choices recorded this round but not yet resolved are not visible (the decisions are simultaneous).
+    """
+    out[:] = 0.0
+    n = state[NUM_PLAYERS]
+    if state[PHASE] == PHASE_DECIDE:
+        for i in range(NUM_DICE):
+            out[OBS_DICE + NUM_FACES * i + state[DICE + i] - 1] = 1.0
+    out[OBS_TO_ACT] = 1.0 if must_act(state, seat) else 0.0
+    out[OBS_ROUND] = min(state[ROUND], 100) / 100.0
+    for rel in range(n):
+        s = (seat + rel) % n
+        base = PLAYERS + s * PLAYER_SIZE
+        o = OBS_PLAYERS + rel * PLAYER_OBS
+        for r in range(NUM_ROWS):
+            checks = state[base + P_ROWS + r]
+            out[o + PO_ROW_CHECKS + r] = checks / (state[MINUS + r] + 1 + NUM_FACTORS)
+            out[o + PO_ROW_VALUE + r] = row_score(state, r, checks) / 500.0
+        for j in range(NUM_COLUMNS):
+            out[o + PO_EXTRA_NUMBER + 7 * j + state[base + P_NUMBER + j]] = 1.0
+            out[o + PO_EXTRA_CHECKS + j] = state[base + P_CHECKS + j] / state[COLUMN_LENGTH + j]
+        out[o + PO_DONE] = state[base + P_DONE]
+        out[o + PO_SCORE] = score(state, s) / 1000.0
