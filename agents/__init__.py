@@ -21,12 +21,17 @@ def _build(name: str, kwargs: dict[str, Any]) -> Agent:
         from agents.sb3_agent import SB3Agent
 
         return SB3Agent.load(**kwargs)
+    if name.startswith("extra_"):
+        from agents.extra import ExpectimaxAgent, GreedyAgent, PlannerAgent
+
+        extra = {"extra_greedy": GreedyAgent, "extra_planner": PlannerAgent, "extra_expectimax": ExpectimaxAgent}
+        return extra[name](**kwargs)
     from agents.easy_come_easy_go import ExactTurnAgent, FullGameHeuristicAgent, MyopicAgent
 
     return {"myopic": MyopicAgent, "exact": ExactTurnAgent, "heuristic": FullGameHeuristicAgent}[name](**kwargs)
 
 
-AGENT_NAMES = ("random", "myopic", "exact", "heuristic", "sb3")
+AGENT_NAMES = ("random", "myopic", "exact", "heuristic", "sb3", "extra_greedy", "extra_planner", "extra_expectimax")
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:

@@ -17,13 +17,17 @@ __all__ = ["sample_value_vectors", "score_turn_policy", "play_full_game", "round
 
 def sample_value_vectors(task_config: Mapping[str, Any] | None, num_vectors: int, seed: int) -> np.ndarray:
     """The fixed set of prize-value vectors a turn-task policy is scored on (one row when values are fixed)."""
-    from envs.easy_come_easy_go.turn_task import TurnTaskConfig, sample_prize_values
-
-    config = TurnTaskConfig.model_validate(dict(task_config or {}))
+    config = _turn_config(task_config)
     if config.value_distribution is None:
         return np.asarray([config.prize_values], dtype=np.float64)
-    rng = np.random.default_rng(seed)
-    return np.stack([sample_prize_values(config, rng) for _ in range(num_vectors)])
+    return config.draw_values(np.random.default_rng(seed), num_vectors)
+
+
+def _turn_config(task_config: Mapping[str, Any] | None):
+    from envs.common.config import validate_config
+    from envs.easy_come_easy_go.turn_task import TurnTaskConfig
+
+    return validate_config(TurnTaskConfig, dict(task_config or {}))
 
 
 def score_turn_policy(
@@ -35,18 +39,16 @@ def score_turn_policy(
 ) -> dict[str, Any]:
     """Exact expected turn value of ``agent`` and of optimal play, averaged over the sampled vectors."""
     from agents.easy_come_easy_go.exact import evaluate_turn_policy_exact, solve_turn
-    from envs.easy_come_easy_go.turn_task import TurnTaskConfig, value_scale
 
-    config = TurnTaskConfig.model_validate(dict(task_config or {}))
+    config = _turn_config(task_config)
+    variant = config.four_of_a_kind_is_two_pairs
     vectors = sample_value_vectors(task_config, num_vectors, seed)
-    scale = value_scale(config)
-    policy_values = np.empty(len(vectors))
-    optimal_values = np.empty(len(vectors))
     started = time.perf_counter()
+    optimal_values = np.array([solve_turn(v, variant).value for v in vectors])
+    policy_values = np.empty(len(vectors))
     for i, values in enumerate(vectors):
-        optimal_values[i] = solve_turn(values, config.four_of_a_kind_is_two_pairs).value
         policy_values[i] = evaluate_turn_policy_exact(
-            agent, values, value_scale=scale, four_of_a_kind_is_two_pairs=config.four_of_a_kind_is_two_pairs
+            agent, values, value_scale=config.value_scale, four_of_a_kind_is_two_pairs=variant
         )
         if progress is not None:
             progress(1)
@@ -56,6 +58,8 @@ def score_turn_policy(
         "agent": agent.name,
         "value_vectors": len(vectors),
         "mean_value": achieved,
+        # Exact per vector: the only uncertainty is which vectors were sampled (none for a fixed vector).
+        "mean_value_ci95": mean_ci(policy_values)[1] if len(vectors) > 1 else 0.0,
         "mean_optimal_value": optimum,
         "percent_of_optimum": 100.0 * achieved / optimum if optimum > 0 else 100.0,
         "seconds": round(time.perf_counter() - started, 3),
@@ -99,7 +103,7 @@ def play_full_game(
         ended = np.flatnonzero(terminated | truncated)
         if ended.size:
             ended = ended[: num_games - finished]
-            winners = info["winner"][ended]
+            winners = info["final_winner"][: ended.size]
             for w in winners[winners >= 0]:
                 wins[w] += 1
             truncated_games += int((winners < 0).sum())
@@ -120,18 +124,23 @@ def round_robin(
     games_per_seating: int,
     config: Mapping[str, Any] | None = None,
     seed: int = 0,
+    progress: bool = False,
 ) -> list[dict[str, Any]]:
-    """Every ordered pair of distinct agents in both seatings of the 2-player game: win rates with CIs."""
+    """Every ordered pair of distinct agents in the 2-player game (so both seatings): win rates with CIs."""
+    from tqdm import tqdm
+
+    pairs = list(itertools.permutations(agents, 2))
     rows = []
-    for k, (first, second) in enumerate(itertools.permutations(agents, 2)):
+    for k, (first, second) in enumerate(tqdm(pairs, desc="full game", disable=not progress, leave=False)):
         result = play_full_game([agents[first], agents[second]], games_per_seating, config, seed=seed + k)
-        decided = result["games"]
-        rate, low, high = wilson_ci(result["wins"][0], decided)
+        rate, low, high = wilson_ci(result["wins"][0], result["games"])
         rows.append(
             {
                 "seat_0": first,
                 "seat_1": second,
-                "games": decided,
+                "games": result["games"],
+                "seat_0_wins": int(result["wins"][0]),
+                "seat_1_wins": int(result["wins"][1]),
                 "seat_0_win_rate": rate,
                 "ci_low": low,
                 "ci_high": high,
@@ -140,8 +149,3 @@ def round_robin(
             }
         )
     return rows
-
-
-def summarise_mean(samples: np.ndarray) -> dict[str, float]:
-    mean, half = mean_ci(samples)
-    return {"mean": mean, "ci95": half}

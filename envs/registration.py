@@ -17,6 +17,7 @@ PETTINGZOO_ENVS = {
 
 GYMNASIUM_ENVS = {
     f"{NAMESPACE}/EasyComeEasyGoTurn-v0": "envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv",
+    f"{NAMESPACE}/ExtraSolitaire-v0": "envs.extra.solitaire_task:ExtraSolitaireEnv",
 }
 
 

@@ -22,10 +22,10 @@ from agents.easy_come_easy_go import (
     solve_turns,
     success_probability,
 )
-from agents.easy_come_easy_go.heuristics import decode_dice, decode_game, observation_kind
+from agents.easy_come_easy_go.heuristics import LookaheadAgent, decode_dice, decode_game, observation_kind
 from envs.easy_come_easy_go import engine as eng
 from envs.easy_come_easy_go.batched import BatchedEasyComeEasyGo
-from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_observation
+from envs.easy_come_easy_go.turn_encoding import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
 
 ONES = np.ones(9)
 
@@ -138,8 +138,10 @@ def test_solver_policy_evaluates_to_solver_value() -> None:
     for values in [ONES, np.eye(9)[5], *rng.integers(0, 4, (3, 9)).astype(float)]:
         exact = evaluate_turn_policy_exact(agent, values, value_scale=3.0)
         assert exact == pytest.approx(solve_turn(values).value, abs=1e-9)
-    # Three re-rolls of lookahead make every decision optimal; one (myopic) does not.
-    assert evaluate_turn_policy_exact(MyopicAgent(horizon=3), ONES) == pytest.approx(any_prize_probability(), abs=1e-9)
+    # Three re-rolls of lookahead make every decision optimal; one does not.
+    assert evaluate_turn_policy_exact(LookaheadAgent(horizon=3), ONES) == pytest.approx(
+        any_prize_probability(), abs=1e-9
+    )
     assert lookahead_turn(ONES, 4).value == pytest.approx(any_prize_probability(), abs=1e-12)
     assert lookahead_turn(ONES, 1).value < any_prize_probability()
 
@@ -203,7 +205,7 @@ def test_exact_evaluation_rejects_illegal_policies_and_bad_input() -> None:
 # --- Agents --------------------------------------------------------------------------------------
 
 
-def _random_turn_batch(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _random_turn_batch(n: int, seed: int, restrict: bool = True) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     obs = np.zeros((n, TURN_OBS_SIZE), dtype=np.float32)
     masks = np.zeros((n, eng.NUM_ACTIONS), dtype=np.int8)
@@ -222,7 +224,7 @@ def _random_turn_batch(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         encode_turn_observation(state, (rng.integers(0, 4, 9) / 3).astype(np.float32), obs[b])
         eng.legal_mask(state, masks[b])
         keep = rng.random(eng.NUM_ACTIONS) < 0.7  # the agent must respect any sub-mask it is given
-        if (masks[b] * keep).any():
+        if restrict and (masks[b] * keep).any():
             masks[b] *= keep
     return obs, masks
 
@@ -246,13 +248,13 @@ def _assert_legal(actions: np.ndarray, masks: np.ndarray) -> None:
 
 def test_agents_only_play_legal_actions() -> None:
     obs, masks = _random_turn_batch(300, seed=8)
-    for agent in (ExactTurnAgent(), MyopicAgent(), MyopicAgent(horizon=2)):
+    for agent in (ExactTurnAgent(), MyopicAgent(), LookaheadAgent(), LookaheadAgent(horizon=2)):
         _assert_legal(agent.act_batch(obs, masks), masks)
         assert agent.act(obs[0], masks[0]) == agent.act_batch(obs[:1], masks[:1])[0]
     for players in (2, 3, 6):
         obs, masks = _random_game_batch(players, 40, seed=players)
         assert observation_kind(obs) == ("game", players)
-        for agent in (MyopicAgent(), FullGameHeuristicAgent()):
+        for agent in (MyopicAgent(), LookaheadAgent(), FullGameHeuristicAgent()):
             _assert_legal(agent.act_batch(obs, masks), masks)
     with pytest.raises(ValueError, match="turn task"):
         ExactTurnAgent().act_batch(obs, masks)
@@ -313,16 +315,69 @@ def _win_rate(agent, opponent, games: int, seed: int) -> float:
 def test_heuristic_beats_random_and_myopic_in_the_full_game() -> None:
     heuristic = FullGameHeuristicAgent()
     assert _win_rate(heuristic, RandomAgent(0), 200, seed=20) > 0.9
-    assert _win_rate(heuristic, MyopicAgent(), 400, seed=30) > 0.6
+    assert _win_rate(heuristic, MyopicAgent(), 1000, seed=30) > 0.58  # measured about 0.65 over 8000 games
 
 
 def test_myopic_against_the_optimum() -> None:
-    """Measured: 90.2% of optimal with every value 1, 81.6% on value vectors uniform on {0..3}."""
+    """Measured: 99.64% of optimal with every value 1 (0.871798 vs 0.874939), 94.21% on 200 value vectors
+    uniform on {0..3}; the one-re-roll lookahead over all freeze subsets is a weaker rule (90.2%, 81.9%)."""
     optimum = any_prize_probability()
     myopic = evaluate_turn_policy_exact(MyopicAgent(), ONES)
-    assert 0.88 * optimum < myopic < 0.92 * optimum
-    two_step = evaluate_turn_policy_exact(MyopicAgent(horizon=2), ONES)
-    assert myopic < two_step < optimum
+    assert 0.995 * optimum < myopic < optimum
+    assert evaluate_turn_policy_exact(LookaheadAgent(), ONES) < 0.92 * optimum
+    rng = np.random.default_rng(0)
+    vectors = np.array([rng.integers(0, 4, 9) for _ in range(200)], dtype=float)
+    ratio = evaluate_turn_policy_exact(MyopicAgent(), vectors, value_scale=3.0).sum() / solve_turns(vectors)[:, 0].sum()
+    assert 0.93 < ratio < 0.97
+
+
+def _reroll_mean(dice: tuple[int, ...], kept: int, values: np.ndarray) -> float:
+    """Independent: mean over every re-roll of the dice outside ``kept`` of the best prize value (rules restated)."""
+    free = [i for i in range(4) if not (kept >> i) & 1]
+    if not free:
+        return 0.0
+    total = 0.0
+    for faces in itertools.product(range(6), repeat=len(free)):
+        d = list(dice)
+        for i, f in zip(free, faces, strict=True):
+            d[i] = f
+        total += max([v for v, ok in zip(values, _prizes(tuple(d), False), strict=True) if ok], default=0.0)
+    return total / 6 ** len(free)
+
+
+def test_myopic_follows_the_rule() -> None:
+    """Collect the most valuable legal prize worth > 0; otherwise freeze exactly one unfrozen die, one that
+    maximises the expected best value after one re-roll (checked against an independent brute force)."""
+    agent = MyopicAgent()
+    obs, masks = _random_turn_batch(400, seed=11, restrict=False)
+    view, values = decode_dice(obs), obs[:, T_VALUES : T_VALUES + 9].astype(np.float64)
+    actions = agent.act_batch(obs, masks)
+    _assert_legal(actions, masks)
+    freezes = 0
+    for b, a in enumerate(actions):
+        collectable = values[b] * masks[b, :9]
+        if collectable.max() > 0:
+            assert a < 9 and values[b, a] == collectable.max()
+            continue
+        freezes += 1
+        m = a - eng.FREEZE_OFFSET
+        assert a >= eng.FREEZE_OFFSET and bin(m).count("1") == 1 and not m & view.frozen[b]
+        dice, frozen = tuple(view.dice[b].tolist()), int(view.frozen[b])
+        best = max(_reroll_mean(dice, frozen | 1 << i, values[b]) for i in range(4) if not (frozen >> i) & 1)
+        assert _reroll_mean(dice, frozen | m, values[b]) == pytest.approx(best, abs=1e-12)
+    assert 50 < freezes < 400
+
+
+def test_myopic_in_the_full_game() -> None:
+    """Full game: every prize the mover may take is worth 1, so it collects whenever the mask lets it."""
+    obs, masks = _random_game_batch(3, 40, seed=12)
+    actions = MyopicAgent().act_batch(obs, masks)
+    _assert_legal(actions, masks)
+    can_collect = masks[:, :9].any(axis=1)
+    assert np.all((actions < 9) == can_collect)
+    frozen = decode_dice(obs).frozen
+    m = actions[~can_collect] - eng.FREEZE_OFFSET
+    assert np.all((m > 0) & (m & (m - 1) == 0) & (m & frozen[~can_collect] == 0))
 
 
 # --- SB3 wrapper and registry --------------------------------------------------------------------

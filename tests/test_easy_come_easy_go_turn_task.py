@@ -247,3 +247,54 @@ def test_maskable_ppo_learns_on_the_vec_env_with_no_glue_and_beats_random() -> N
     random_score, trained_score = mean_reward(None), mean_reward(model)
     assert random_score < 0.3
     assert trained_score > random_score + 0.3, (random_score, trained_score)
+
+
+def _brute_force_lookahead(dice: list[int], frozen: int, values: np.ndarray, m: int) -> float:
+    """Expected best collectable value after freezing subset m and re-rolling the rest once."""
+    import itertools
+
+    kept = frozen | m
+    free = [i for i in range(4) if not (kept >> i) & 1]
+    total = 0.0
+    for faces in itertools.product(range(6), repeat=len(free)):
+        d = list(dice)
+        for i, f in zip(free, faces, strict=True):
+            d[i] = f
+        bits = int(E.PRIZE_TABLE[0, E.dice_code(np.array(d))])
+        total += max([values[p] for p in range(9) if (bits >> p) & 1], default=0.0)
+    return total / 6 ** len(free)
+
+
+def test_lookahead_slots_match_brute_force() -> None:
+    from envs.easy_come_easy_go.turn_encoding import T_LOOKAHEAD
+
+    rng = np.random.default_rng(7)
+    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    out = np.zeros(TURN_OBS_SIZE, dtype=np.float32)
+    for trial in range(25):
+        values = rng.integers(0, 4, 9).astype(np.float32) / 3
+        frozen = int(rng.integers(0, 15)) if trial else 0
+        dice = rng.integers(0, 6, 4)
+        E.init_turn_state(state, 0)
+        state[E.FROZEN] = frozen
+        E.apply_chance(state, dice[[i for i in range(4) if not (frozen >> i) & 1]])
+        dice = state[E.DICE : E.DICE + 4].tolist()
+        encode_turn_observation(state, values, out)
+        for m in range(1, 16):
+            expected = 0.0
+            if not m & frozen and (frozen | m) != 15:
+                expected = _brute_force_lookahead(dice, frozen, values, m)
+            assert out[T_LOOKAHEAD + m] == pytest.approx(expected, abs=1e-6), (dice, frozen, m)
+
+
+def test_lookahead_of_rulebook_example_b() -> None:
+    """Example B: 0,1,2 frozen, the 5 re-rolled: a 0, 3 or 4 wins a prize -> 1/2 with every value 1."""
+    from envs.easy_come_easy_go.turn_encoding import T_LOOKAHEAD
+
+    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    E.init_turn_state(state, 0)
+    E.apply_chance(state, np.array([0, 1, 2, 5]))
+    out = np.zeros(TURN_OBS_SIZE, dtype=np.float32)
+    encode_turn_observation(state, np.ones(9, dtype=np.float32), out)
+    assert out[T_LOOKAHEAD + 0b0111] == pytest.approx(0.5)
+    assert out[T_LOOKAHEAD + 0b1111] == 0.0  # freezing everything leaves nothing to roll

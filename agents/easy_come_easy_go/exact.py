@@ -34,6 +34,8 @@ __all__ = [
     "solve_turns",
     "myopic_turn",
     "lookahead_turn",
+    "reroll_expectations",
+    "kept_multisets",
     "success_probability",
     "any_prize_probability",
     "evaluate_turn_policy_exact",
@@ -238,9 +240,11 @@ def solve_turn(values: np.ndarray | list[float], four_of_a_kind_is_two_pairs: bo
 def lookahead_turn(
     values: np.ndarray | list[float], horizon: int = 1, four_of_a_kind_is_two_pairs: bool = False
 ) -> TurnSolution:
-    """Depth-limited play: a freeze is worth what ``horizon`` more rolls would bring, then stop.
+    """Depth-limited play: a freeze (of any subset) is worth what ``horizon`` more rolls would bring, then stop.
 
-    ``horizon`` = 1 is the myopic rule (the expected best collectable value after ONE re-roll); from
+    ``horizon`` = 1 prices a freeze at the expected best collectable value after ONE re-roll and weighs it
+    against collecting now (``heuristics.LookaheadAgent``; not the issue's myopic rule, see
+    ``heuristics.MyopicAgent``); from
     ``horizon`` = 3 on, every decision is optimal (a turn has at most three re-rolls), and from 4 on
     ``.value`` (which counts the first roll too) is the optimal turn value.
     """
@@ -259,8 +263,27 @@ def lookahead_turn(
 
 
 def myopic_turn(values: np.ndarray | list[float], four_of_a_kind_is_two_pairs: bool = False) -> TurnSolution:
-    """The myopic rule: a freeze is worth the expected best collectable value after ONE re-roll."""
+    """``lookahead_turn(values, 1)``: ``continuation[G]`` is the expected best collectable value after
+    re-rolling the dice not in G once (the table ``MyopicAgent`` ranks its single-die freezes by)."""
     return lookahead_turn(values, 1, four_of_a_kind_is_two_pairs)
+
+
+def reroll_expectations(values: np.ndarray | list[float], four_of_a_kind_is_two_pairs: bool = False) -> np.ndarray:
+    """(N, 210) for N value vectors: the expected best collectable value once the dice outside each kept
+    multiset G (index from :func:`kept_multisets`) are re-rolled once; 0 for G = all four dice (turn lost)."""
+    v = np.atleast_2d(_check_values(values))
+    t = _tables(int(four_of_a_kind_is_two_pairs))
+    best = _best(v, t)
+    out = np.zeros((v.shape[0], t.sizes.shape[0]))
+    for f_ids, d_rows, _, prob in t.levels:
+        out[:, f_ids] = best[:, d_rows] @ prob
+    return out
+
+
+def kept_multisets(kept_masks: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Multiset id (column of :func:`reroll_expectations`) of the dice at the positions set in ``kept_masks``
+    (bit i = die i) of the ordered dice ``codes`` (``engine.dice_code``); broadcasts."""
+    return _tables(0).sub[np.asarray(kept_masks, dtype=np.int64), np.asarray(codes, dtype=np.int64)]
 
 
 def success_probability(prize_id: int, four_of_a_kind_is_two_pairs: bool = False) -> float:

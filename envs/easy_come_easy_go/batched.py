@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from envs.common.batching import MAX_BATCH, check_num_envs
 from envs.common.config import validate_config
 
 from .config import EasyComeEasyGoConfig
@@ -49,7 +50,6 @@ from .turn_encoding import TURN_OBS_SIZE, encode_turn_observation
 
 __all__ = ["BatchedEasyComeEasyGo", "MAX_BATCH", "MODE_GAME", "MODE_TURN"]
 
-MAX_BATCH = 65536
 MODE_GAME = 0  # full game, observed by the player to move; rewards per seat
 MODE_TURN = 1  # one solitary turn (the turn task); reward = value of the prize collected
 
@@ -142,14 +142,6 @@ def _encode(states, mode, scaled, obs, masks):
 
 
 # --- The Python side shared by the batched game and the vectorised turn task ----------------------
-
-
-def check_num_envs(num_envs: Any) -> int:
-    if isinstance(num_envs, bool) or not isinstance(num_envs, int | np.integer):
-        raise TypeError(f"num_envs must be an int in 1..{MAX_BATCH}, got {type(num_envs).__name__}")
-    if not 1 <= num_envs <= MAX_BATCH:
-        raise ValueError(f"num_envs must be in 1..{MAX_BATCH}, got {num_envs}")
-    return int(num_envs)
 
 
 class GameBatch:

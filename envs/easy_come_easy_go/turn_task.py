@@ -223,7 +223,7 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
 class EasyComeEasyGoTurnVecEnv(VecEnv):
     """N turn-task games stepped together in numba (the batched engine's loops); finished turns restart.
 
-    SB3 conventions: ``step`` -> obs (N, 71), rewards (N,), dones (N,), infos (``terminal_observation``,
+    SB3 conventions: ``step`` -> obs (N, 86), rewards (N,), dones (N,), infos (``terminal_observation``,
     ``episode`` and ``prize`` for finished turns); ``action_masks()`` -> (N, 24) bool, and
     ``env_method("action_masks")`` gives the per-game rows sb3-contrib's ``MaskablePPO`` stacks.
     """

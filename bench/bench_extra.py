@@ -1,0 +1,158 @@
+"""Throughput of Extra!'s faces against PettingZoo's connect_four_v3, from one run.
+
+Usage: ``python bench/bench_extra.py [--seconds 3] [--batch 4096] [--players 2] [--cpu N | --no-pin]``;
+``python bench/bench_extra.py --scores [--games 100000] [--expectimax-games 20000]`` measures instead the agents'
+mean solitaire scores with 95% CIs (batched engine, seed 2024).
+
+What a "step" is: one player's decision, as in connect_four and ``extra_v0.env()`` (one ``env.step`` each).
+``parallel_env()`` and the batched engine decide for every player still playing at once, so one of their
+``step`` calls counts as many decisions as seats acted (batched: summed over the B games); random legal
+actions; observations and masks of every seat produced each step. Rounds/s (games advanced by one throw) are
+printed too. Target: batched engine >= 200x connect_four's steps/s. Pinned to one core by default so the
+ratios compare like with like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agents.random_agent import sample_masked  # noqa: E402
+from bench.bench_easy_come_easy_go import aec_steps_per_second  # noqa: E402
+from envs.extra.batched import BatchedExtra  # noqa: E402
+
+TARGETS = {"batched engine": 200.0}
+
+
+def parallel_steps_per_second(players: int, seconds: float, seed: int = 0) -> float:
+    """The usual Parallel loop: a random legal action per live agent from its mask; counts decisions."""
+    from envs import extra_v0
+
+    env = extra_v0.parallel_env(num_players=players)
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = rounds = 0
+    start = time.perf_counter()
+    while True:
+        actions = {}
+        for agent in env.agents:
+            legal = np.flatnonzero(obs[agent]["action_mask"])
+            actions[agent] = int(legal[rng.integers(len(legal))])
+        obs, *_ = env.step(actions)
+        steps += len(actions)
+        rounds += 1
+        if not env.agents:
+            obs, _ = env.reset()
+        if rounds % 256 == 0 and time.perf_counter() - start > seconds:
+            break
+    return steps / (time.perf_counter() - start)
+
+
+def batched_steps_per_second(batch: int, players: int, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """(decisions/s, rounds/s) of the batched engine."""
+    engine = BatchedExtra(batch, num_players=players, seed=seed)
+    rng = np.random.default_rng(seed)
+    _, masks, _ = engine.reset()
+    calls = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += int(masks.any(axis=2).sum())
+        actions = sample_masked(masks.reshape(-1, masks.shape[-1]), rng).reshape(batch, players)
+        _, masks, *_ = engine.step(actions)
+        calls += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, calls * batch / elapsed
+
+
+def solitaire_scores(agent: object, games: int, batch: int = 4096, seed: int = 2024) -> np.ndarray:
+    """Final scores of ``games`` solitaire games of ``agent``, played in the vectorised solitaire env."""
+    from envs.extra.solitaire_task import ExtraSolitaireVecEnv
+
+    venv = ExtraSolitaireVecEnv(min(batch, games), seed=seed)
+    obs, scores = venv.reset(), []
+    while len(scores) < games:
+        obs, _, dones, infos = venv.step(agent.act_batch(obs, venv.action_masks()))
+        scores += [infos[i]["score"] for i in np.flatnonzero(dones)]
+    return np.asarray(scores[:games])
+
+
+def print_scores(games: int, expectimax_games: int) -> None:
+    from agents import make_agent
+    from agents.stats import mean_ci
+
+    print(f"{'agent':<18}{'games':>9}{'mean score':>12}{'95% CI':>9}{'median':>8}{'P(>=0)':>8}{'seconds':>9}")
+    for name in ("random", "extra_greedy", "extra_planner", "extra_expectimax"):
+        n = expectimax_games if name == "extra_expectimax" else games
+        agent = make_agent(name, seed=0) if name == "random" else make_agent(name)
+        start = time.perf_counter()
+        scores = solitaire_scores(agent, n)
+        mean, half = mean_ci(scores)
+        print(
+            f"{name:<18}{n:>9,}{mean:>12.1f}{half:>8.1f}{np.median(scores):>9.0f}{(scores >= 0).mean():>8.3f}"
+            f"{time.perf_counter() - start:>9.0f}",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="timed duration of each measurement")
+    parser.add_argument("--batch", type=int, default=4096, help="games per batched step")
+    parser.add_argument("--players", type=int, default=2, help="players per game (1..6)")
+    parser.add_argument("--cpu", type=int, default=None, help="core to pin to (default: the last allowed)")
+    parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one core")
+    parser.add_argument("--scores", action="store_true", help="measure the agents' solitaire scores instead")
+    parser.add_argument("--games", type=int, default=100_000, help="--scores: games per agent")
+    parser.add_argument("--expectimax-games", type=int, default=20_000, help="--scores: games of extra_expectimax")
+    args = parser.parse_args(argv)
+
+    if not args.no_pin and hasattr(os, "sched_setaffinity"):
+        cpu = args.cpu if args.cpu is not None else max(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        print(f"pinned to cpu {cpu}")
+    if args.scores:
+        print_scores(args.games, args.expectimax_games)
+        return 0
+
+    from pettingzoo.classic import connect_four_v3
+
+    from envs import extra_v0
+
+    def extra_env() -> object:
+        return extra_v0.env(num_players=args.players)
+
+    # Warm-up: numba compilation / cache loading must not count.
+    batched_steps_per_second(min(args.batch, 64), args.players, 0.05)
+    parallel_steps_per_second(args.players, 0.05)
+    aec_steps_per_second(extra_env, 0.05)
+    aec_steps_per_second(connect_four_v3.env, 0.05)
+
+    results = {
+        "connect_four_v3.env()": aec_steps_per_second(connect_four_v3.env, args.seconds),
+        "extra_v0.env()": aec_steps_per_second(extra_env, args.seconds),
+        "extra_v0.parallel_env()": parallel_steps_per_second(args.players, args.seconds),
+    }
+    results["batched engine"], batched_rounds = batched_steps_per_second(args.batch, args.players, args.seconds)
+    peer = results["connect_four_v3.env()"]
+    ok = True
+    print(f"{'face':<30}{'steps/s':>14}{'x connect_four':>16}  target")
+    for name, rate in results.items():
+        line = f"{name:<30}{rate:>14,.0f}{rate / peer:>15.1f}x"
+        if name in TARGETS:
+            passed = rate / peer >= TARGETS[name]
+            ok &= passed
+            line += f"  >= {TARGETS[name]:g}x {'PASS' if passed else 'FAIL'}"
+        print(line)
+    print(f"(batched engine: {batched_rounds:,.0f} rounds/s of one game; {args.players} players; B = {args.batch})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

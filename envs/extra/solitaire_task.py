@@ -1,0 +1,188 @@
+"""The solitaire task: one player plays Extra! alone; reward = final score / 100, at the end.
+
+The natural single-agent benchmark of the game (rules/extra.md, "Task environments"). Two faces over the same
+engine: ``ExtraSolitaireEnv`` (one Gymnasium env, injectable dice, built on the PettingZoo faces' table so
+errors and infos read the same) and ``ExtraSolitaireVecEnv`` (an SB3 ``VecEnv`` stepping N games in the batched
+engine's numba loops). Both give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains with no glue.
+
+Observation: the engine's observation for one player (``observation_size(1)`` = 80 floats; layout in
+README.md). Chance: one generator seeded by ``reset(seed)``; a 1-game vec env replays the single env.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pydantic import Field
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
+
+from envs.common.batching import LegalDiscrete
+from envs.common.config import GameConfig, validate_config
+from envs.common.dice import DiceSource
+from envs.common.vec_env import MaskedVecEnv
+
+from . import engine as E
+from .batched import ExtraBatchCore, final_scores
+from .config import ExtraConfig, ExtraSheet
+from .table import ExtraTable
+
+__all__ = ["ExtraSolitaireEnv", "ExtraSolitaireVecEnv", "SolitaireConfig"]
+
+AGENT = "player_0"
+
+
+class SolitaireConfig(GameConfig):
+    """The solitaire task's knobs (one player and reward = score / 100 are fixed by the task)."""
+
+    children: bool = Field(False, description="a new EXTRA number's first box is checked only when it recurs")
+    sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
+
+    def game_config(self) -> ExtraConfig:
+        return ExtraConfig(num_players=1, reward="score", children=self.children, sheet=self.sheet)
+
+
+def _spaces(config: ExtraConfig) -> spaces.Box:
+    bound = E.observation_bound(config.sheet.penalty, config.sheet.points)
+    return spaces.Box(-bound, bound, (E.observation_size(1),), np.float32)
+
+
+class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
+    """Extra! solitaire as a Gymnasium env: ``Discrete(45)`` masked actions, reward = final score / 100.
+
+    ``info["action_mask"]`` / ``action_masks()`` give the legal actions; ``info`` also has ``score``, ``round``,
+    ``dice``, ``extra_numbers``. ``dice`` (e.g. ``ScriptedDice``, one ``roll(5)`` per throw) replaces the
+    seeded dice. Render modes ``"ansi"`` and ``"rgb_array"`` (the PettingZoo faces' views).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+
+    def __init__(
+        self,
+        config: SolitaireConfig | dict[str, Any] | None = None,
+        dice: DiceSource | None = None,
+        render_mode: str | None = None,
+        **config_overrides: Any,
+    ) -> None:
+        self.task_config = validate_config(SolitaireConfig, config, **config_overrides)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of None, {self.metadata['render_modes']}")
+        self._injected = dice is not None
+        self._setup(self.task_config.game_config(), dice, render_mode)
+        self.observation_space = _spaces(self.config)
+        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask)
+        self._over = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """A new game; ``seed`` reseeds the dice so it and every later unseeded reset are reproducible."""
+        super().reset(seed=seed)
+        if not self._injected:
+            self.dice.rng = self.np_random  # one stream, reseeded by seed (Gymnasium's np_random)
+        if seed is not None:
+            self.action_space.seed(seed)  # reproducible action_space.sample() rollouts too
+        self._new_game(seed if self._injected else None)
+        self.agents = [AGENT]
+        self._over = False
+        return self._observe(), self._task_info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if not self._has_reset:
+            raise RuntimeError("Extra! solitaire: step() before reset(): call reset() to start a game")
+        if self._over:
+            raise RuntimeError("Extra! solitaire: the game is over: call reset() for a new one")
+        action = self._coerce_action(action)
+        try:
+            self._check_legal(AGENT, action)
+        except ValueError as exc:
+            raise ValueError(f"Extra! solitaire, seat {AGENT}: {exc}") from None
+        self._play(0, action)
+        self._over = self._game_over()
+        reward = self._reward(0) if self._over else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, self._over, False, self._task_info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as bools (sb3-contrib MaskablePPO convention); all False once the game is over."""
+        return self._mask().astype(bool)
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
+        E.legal_mask(self.engine_state, 0, mask)
+        return mask
+
+    def _observe(self) -> np.ndarray:
+        return self.observe(AGENT)["observation"]
+
+    def _task_info(self) -> dict[str, Any]:
+        info = self._info(0)
+        info["action_mask"] = self._mask()
+        return info
+
+
+class ExtraSolitaireVecEnv(MaskedVecEnv):
+    """N solitaire games stepped together in numba (the batched engine); finished games restart at once.
+
+    SB3 conventions: ``step`` -> obs (N, 80), rewards (N,) (final score / 100 when a game ends, else 0),
+    dones (N,), infos (for finished games ``terminal_observation``, ``score`` and ``episode``);
+    ``action_masks()`` -> (N, 45) bool, and ``env_method("action_masks")`` gives the per-game rows
+    sb3-contrib's ``MaskablePPO`` stacks.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        config: SolitaireConfig | dict[str, Any] | None = None,
+        seed: int | None = None,
+        **config_overrides: Any,
+    ) -> None:
+        self.config = validate_config(SolitaireConfig, config, **config_overrides)
+        self._core = ExtraBatchCore(num_envs, self.config.game_config(), seed)
+        self.render_mode = None
+        self._lengths = np.zeros(self._core.num_envs, dtype=np.int64)
+        self._t0 = time.time()
+        super().__init__(self._core.num_envs, _spaces(self._core.config), spaces.Discrete(E.NUM_ACTIONS))
+
+    @property
+    def engine_states(self) -> np.ndarray:
+        """The engine states (N, STATE_SIZE), read-only view."""
+        view = self._core.states.view()
+        view.flags.writeable = False
+        return view
+
+    def reset(self) -> np.ndarray:
+        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
+        self._core.reset(self._seeds[0])
+        self._reset_seeds()
+        self._lengths[:] = 0
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self._core.obs[:, 0].copy()
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async(actions)")
+        actions, self._actions = np.asarray(self._actions), None
+        if actions.shape == (self.num_envs, 1):
+            actions = actions[:, 0]
+        core = self._core
+        ended = core.step(actions)
+        self._lengths += 1
+        rewards = core.rewards[:, 0].copy()
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        elapsed = round(time.time() - self._t0, 6)
+        scores = final_scores(core.final_states[ended], 1)[:, 0]
+        for k, i in enumerate(ended.tolist()):
+            infos[i] = {
+                "terminal_observation": core.final_obs[i, 0].copy(),
+                "TimeLimit.truncated": False,
+                "score": int(scores[k]),
+                "episode": {"r": float(rewards[i]), "l": int(self._lengths[i]), "t": elapsed},
+            }
+        self._lengths[ended] = 0
+        return core.obs[:, 0].copy(), rewards, core.done != 0, infos
+
+    def _masks(self) -> np.ndarray:
+        return self._core.masks[:, 0]

@@ -1,0 +1,149 @@
+"""The Extra! batched engine: same games as the Parallel env; auto-reset; seeding; bad input; invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.random_agent import sample_masked
+from envs.common.batching import MAX_BATCH
+from envs.common.config import ConfigError
+from envs.extra import engine as E
+from envs.extra.batched import BatchedExtra
+from envs.extra.parallel import parallel_env
+
+
+def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action per seat that acts, -1 for the others."""
+    return sample_masked(masks.reshape(-1, E.NUM_ACTIONS), rng).reshape(masks.shape[:2])
+
+
+@pytest.mark.parametrize(
+    ("seed", "kwargs"),
+    [(0, {"num_players": 1}), (3, {"num_players": 2}), (7, {"num_players": 4, "reward": "score"}),
+     (11, {"num_players": 3, "children": True, "sheet": {"extra_columns": [3, 4, 2]}})],
+)  # fmt: skip
+def test_one_game_batch_plays_the_same_games_as_the_parallel_env(seed: int, kwargs: dict) -> None:
+    env = parallel_env(**kwargs)
+    batch = BatchedExtra(1, **kwargs)
+    players = env.possible_agents
+    obs, _ = env.reset(seed=seed)
+    bobs, bmasks, _ = batch.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    games = 0
+    for _ in range(250):
+        for s, agent in enumerate(players):
+            if agent in env.agents:
+                np.testing.assert_array_equal(bobs[0, s], obs[agent]["observation"])
+                np.testing.assert_array_equal(bmasks[0, s], obs[agent]["action_mask"])
+            else:
+                assert not bmasks[0, s].any()  # a finished seat does not act
+        actions = _random_actions(bmasks, rng)
+        obs, rewards, terminations, _, _ = env.step({a: int(actions[0, players.index(a)]) for a in env.agents})
+        bobs, bmasks, brewards, bterminated, btruncated, info = batch.step(actions)
+        assert not btruncated.any()
+        for s, agent in enumerate(players):
+            assert brewards[0, s] == rewards.get(agent, 0.0)
+            assert bterminated[0, s] == terminations.get(agent, False)
+        if not env.agents:
+            games += 1
+            assert info["ended"].tolist() == [0]
+            scores = [E.score(env.engine_state, s) for s in range(len(players))]
+            assert info["final_scores"].tolist() == [scores]
+            np.testing.assert_array_equal(info["final_state"][0], env.engine_state)
+            for s, agent in enumerate(players):
+                np.testing.assert_array_equal(info["final_observation"][0, s], env.observe(agent)["observation"])
+            obs, _ = env.reset()
+        else:
+            assert info["ended"].size == 0
+    assert games >= 5
+
+
+def test_auto_reset_seeding_and_every_game_independent() -> None:
+    def rollout(seed: int) -> list[np.ndarray]:
+        batch = BatchedExtra(64, num_players=3, seed=seed)
+        obs, masks, _ = batch.reset()
+        rng, out = np.random.default_rng(0), [obs]
+        for _ in range(30):
+            obs, masks, rewards, *_ = batch.step(_random_actions(masks, rng))
+            out += [obs, rewards]
+        return out
+
+    a, b, c = rollout(5), rollout(5), rollout(6)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+    batch = BatchedExtra(256, num_players=2, seed=1)
+    obs, masks, _ = batch.reset()
+    assert len({tuple(batch.states[i, E.DICE : E.DICE + 5]) for i in range(256)}) > 150  # games differ
+    rng = np.random.default_rng(1)
+    ended_total = 0
+    for _ in range(40):
+        obs, masks, rewards, terminated, _, info = batch.step(_random_actions(masks, rng))
+        ended = info["ended"]
+        ended_total += ended.size
+        for k, b in enumerate(ended):
+            assert batch.states[b, E.ROUND] == 1 and batch.states[b, E.PHASE] == E.PHASE_DECIDE  # restarted
+            assert masks[b].any(axis=1).all()  # every seat of a fresh game acts
+            assert info["final_state"][k, E.PHASE] == E.PHASE_OVER
+            assert sorted(rewards[b].tolist()) in ([-1.0, 1.0], [1.0, 1.0])  # "win": +-1 when it ends
+        live = np.setdiff1d(np.arange(256), ended)
+        assert (rewards[live] == 0.0).all()
+        assert masks.any(axis=2).any(axis=1).all()  # never a game where nobody acts
+    assert ended_total > 200
+
+
+def test_batch_size_and_config_errors() -> None:
+    for bad in (0, MAX_BATCH + 1):
+        with pytest.raises(ValueError, match="num_envs must be in 1..65536"):
+            BatchedExtra(bad)
+    with pytest.raises(TypeError, match="num_envs"):
+        BatchedExtra(2.0)
+    with pytest.raises(ConfigError, match="num_players"):
+        BatchedExtra(2, num_players=7)
+    with pytest.raises(RuntimeError, match="reset"):
+        BatchedExtra(2).step(np.zeros((2, 2), dtype=np.int64))
+
+
+def test_bad_actions_raise_and_leave_every_game_unchanged() -> None:
+    batch = BatchedExtra(4, num_players=2, seed=0)
+    _, masks, _ = batch.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(3):  # get past the first throws, where every action is legal
+        _, masks, *_ = batch.step(_random_actions(masks, rng))
+    before = batch.states.copy()
+    actions = _random_actions(masks, rng)
+    with pytest.raises(ValueError, match=r"shape \(4, 2\)"):
+        batch.step(actions[:, 0])
+    with pytest.raises(TypeError, match="integers"):
+        batch.step(actions.astype(np.float64))
+    games, seats = np.nonzero(masks.sum(axis=2) < E.NUM_ACTIONS)
+    b, s = int(games[-1]), int(seats[-1])
+    bad = int(np.flatnonzero(masks[b, s] == 0)[0])
+    actions[b, s] = bad
+    legal = np.flatnonzero(masks[b, s]).tolist()
+    message = rf"Extra! game {b}, seat player_{s}: action {bad} is illegal; legal actions: {legal}".replace("[", r"\[")
+    with pytest.raises(ValueError, match=message):
+        batch.step(actions)
+    actions[b, s] = 99
+    with pytest.raises(ValueError, match="action 99 is illegal"):
+        batch.step(actions)
+    np.testing.assert_array_equal(batch.states, before)
+
+
+def test_finished_seats_are_ignored_and_scores_are_the_engines() -> None:
+    batch = BatchedExtra(128, num_players=3, reward="score", seed=2)
+    _, masks, _ = batch.reset()
+    rng = np.random.default_rng(2)
+    seen_finished = 0
+    for _ in range(60):
+        actions = _random_actions(masks, rng)
+        idle = ~masks.any(axis=2)
+        seen_finished += idle.sum()
+        actions[idle] = 44  # whatever a non-acting seat sends is ignored
+        _, masks, rewards, terminated, _, info = batch.step(actions)
+        assert ((rewards != 0) <= terminated).all()  # "score": a seat is paid only when it finishes
+        for k in range(info["ended"].size):
+            scores = info["final_scores"][k]
+            assert all(E.score(info["final_state"][k], s) == scores[s] for s in range(3))
+    assert seen_finished > 100

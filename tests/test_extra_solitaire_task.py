@@ -1,0 +1,183 @@
+"""The Extra! solitaire task: Gymnasium/SB3 checkers, registration, the reward with scripted dice, errors, the
+SB3 vectorised env (masks, auto-reset, one game = the single env), and MaskablePPO on it with no glue."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+import torch
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+import envs  # noqa: F401  (registers the ids)
+from agents.random_agent import sample_masked
+from envs.common.config import ConfigError
+from envs.common.dice import ScriptedDice
+from envs.extra import engine as E
+from envs.extra.solitaire_task import ExtraSolitaireEnv, ExtraSolitaireVecEnv
+
+OBS_SIZE = E.observation_size(1)
+
+
+@pytest.mark.parametrize("config", [{}, {"children": True, "sheet": {"extra_columns": [2, 3, 2]}}])
+def test_gymnasium_and_sb3_env_checkers_pass(config: dict) -> None:
+    gymnasium_check_env(ExtraSolitaireEnv(config), skip_render_check=True)
+    sb3_check_env(ExtraSolitaireEnv(config))
+
+
+def test_gymnasium_make_by_id_and_render() -> None:
+    env = gymnasium.make("dicearena/ExtraSolitaire-v0", render_mode="ansi")
+    obs, info = env.reset(seed=3)
+    assert obs.shape == (OBS_SIZE,) and env.observation_space.contains(obs)
+    assert env.action_space == gymnasium.spaces.Discrete(E.NUM_ACTIONS)
+    np.testing.assert_array_equal(env.unwrapped.action_masks(), info["action_mask"].astype(bool))
+    assert "EXTRA" in env.render()
+
+
+def test_scripted_game_reward_is_final_score_over_100() -> None:
+    # Throw 1,2,2,3,5 (rulebook): pairs 2+2 and 1+5, fifth die 3 -> rows 4 and 6, EXTRA 3 in column 0.
+    # Then 3,3,3,3,3 eight times: pairs 6+6, fifth die 3 -> column 0 (9 boxes) fills on the last of them.
+    rolls = [[0, 1, 1, 2, 4]] + [[2, 2, 2, 2, 2]] * 8
+    env = ExtraSolitaireEnv(sheet={"penalty": 150}, dice=ScriptedDice(rolls))
+    _, info = env.reset()
+    assert info["dice"] == [1, 2, 2, 3, 5] and info["action_mask"].all()  # first throw: every split is legal
+    _, reward, terminated, truncated, info = env.step(E.encode_action(3, 2, 0))  # pairs (1+5)(2+2), fifth 3
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info["extra_numbers"] == [3, 0, 0] and info["score"] == -300  # rows 4 and 6 in the minus zone
+    state = env.engine_state
+    assert state[E.PLAYERS + E.P_ROWS + 4 - 2] == 1 and state[E.PLAYERS + E.P_ROWS + 6 - 2] == 1
+    total = 0.0
+    for step in range(8):
+        assert np.flatnonzero(info["action_mask"]).tolist() == [9 * e + 3 * p for e in range(5) for p in range(3)]
+        _, reward, terminated, _, info = env.step(0)
+        total += reward
+        assert terminated == (step == 7) and (reward == 0.0) == (step < 7)
+    # Row 6 (7 minus boxes, 13 boxes) is full: x5 = 200; row 4 is still in the minus zone: -150.
+    assert info["score"] == 50 and total == 0.5 and not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="game is over"):
+        env.step(0)
+
+
+def test_bad_actions_are_clear_errors_and_change_nothing() -> None:
+    env = ExtraSolitaireEnv(dice=ScriptedDice([[0, 1, 2, 3, 4]] * 3 + [[5, 5, 5, 5, 0]] * 2))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset()
+    env.step(E.encode_action(0, 0, 0))  # EXTRA 1 in column 0
+    env.step(E.encode_action(1, 0, 1))  # EXTRA 2 in column 1
+    env.step(E.encode_action(2, 0, 2))  # EXTRA 3 in column 2; next throw 6,6,6,6,1 holds only the 1
+    before = env.engine_state.copy()
+    for bad, error, message in [
+        ("0", TypeError, "action must be an int"),
+        (1.0, TypeError, "action must be an int"),
+        (True, TypeError, "bool"),
+        (45, ValueError, "out of range"),
+        (-1, ValueError, "out of range"),
+        (0, ValueError, r"Extra! solitaire, seat player_0: illegal action 0 .*Legal action ids: \[36, 39, 42\]"),
+    ]:
+        with pytest.raises(error, match=message):
+            env.step(bad)
+        np.testing.assert_array_equal(env.engine_state, before)
+    env.step(np.int64(36))  # NumPy integers are fine
+
+
+@pytest.mark.parametrize(("config", "key"), [({"num_players": 2}, "num_players"), ({"children": "no"}, "children"),
+                                            ({"sheet": {"extra_columns": [9, 8]}}, "extra_columns")])  # fmt: skip
+def test_bad_configs_name_the_key(config: dict, key: str) -> None:
+    with pytest.raises(ConfigError, match=key):
+        ExtraSolitaireEnv(config)
+    with pytest.raises(ConfigError, match=key):
+        ExtraSolitaireVecEnv(2, config)
+
+
+def test_reset_with_a_seed_is_reproducible() -> None:
+    a, b = ExtraSolitaireEnv(), ExtraSolitaireEnv()
+    for env in (a, b):
+        env.reset(seed=42)
+    for _ in range(3):
+        np.testing.assert_array_equal(a.reset()[0], b.reset()[0])
+
+
+# --- the vectorised env -------------------------------------------------------------------------------
+
+
+def test_vec_env_masks_infos_and_auto_reset() -> None:
+    venv = ExtraSolitaireVecEnv(32, seed=0)
+    obs = venv.reset()
+    assert obs.shape == (32, OBS_SIZE) and obs.dtype == np.float32
+    rng = np.random.default_rng(0)
+    buf_mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
+    buf_obs = np.zeros(OBS_SIZE, dtype=np.float32)
+    finished = 0
+    for _ in range(80):
+        masks = venv.action_masks()
+        assert masks.shape == (32, E.NUM_ACTIONS) and masks.dtype == bool and masks.any(axis=1).all()
+        for i in range(32):
+            E.legal_mask(venv.engine_states[i], 0, buf_mask)
+            np.testing.assert_array_equal(masks[i], buf_mask.astype(bool))
+            E.encode_observation(venv.engine_states[i], 0, buf_obs)
+            np.testing.assert_array_equal(obs[i], buf_obs)
+        np.testing.assert_array_equal(np.stack(venv.env_method("action_masks")), masks)
+        np.testing.assert_array_equal(venv.env_method("action_masks", indices=[3])[0], masks[3])
+        obs, rewards, dones, infos = venv.step(sample_masked(masks, rng))
+        for i in np.flatnonzero(dones):
+            finished += 1
+            info = infos[i]
+            assert info["terminal_observation"].shape == (OBS_SIZE,)
+            assert rewards[i] == np.float32(info["score"] / 100) == info["episode"]["r"]
+            assert info["terminal_observation"][E.OBS_PLAYERS + E.PO_SCORE] == np.float32(info["score"] / 1000)
+            assert venv.engine_states[i, E.ROUND] == 1
+        assert (rewards[~dones] == 0).all() and not any(infos[i] for i in np.flatnonzero(~dones))
+    assert finished > 50
+
+
+def test_vec_env_seeding_and_one_game_matches_the_single_env() -> None:
+    single, vec = ExtraSolitaireEnv(), ExtraSolitaireVecEnv(1)
+    assert vec.seed(11) == [11]
+    vobs = vec.reset()
+    sobs, info = single.reset(seed=11)
+    rng = np.random.default_rng(2)
+    episodes = 0
+    for _ in range(200):
+        np.testing.assert_array_equal(vobs[0], sobs)
+        action = sample_masked(info["action_mask"][None], rng)
+        vobs, vrew, vdone, vinfo = vec.step(action)
+        sobs, srew, sdone, _, info = single.step(int(action[0]))
+        assert (vrew[0], vdone[0]) == (np.float32(srew), sdone)
+        if sdone:
+            episodes += 1
+            np.testing.assert_array_equal(vinfo[0]["terminal_observation"], sobs)
+            assert vinfo[0]["score"] == info["score"]
+            sobs, info = single.reset()
+    assert episodes >= 5
+
+
+def test_vec_env_bad_input() -> None:
+    venv = ExtraSolitaireVecEnv(4, seed=0)
+    venv.reset()
+    with pytest.raises(ValueError, match=r"shape \(4, 1\)"):
+        venv.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="Extra! game 0, seat player_0: action 45 is illegal"):
+        venv.step(np.full(4, 45))
+    with pytest.raises(AttributeError, match="no method 'render'"):
+        venv.env_method("render")
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        venv.get_attr("nothing")
+    with pytest.raises(ValueError, match="num_envs"):
+        ExtraSolitaireVecEnv(0)
+
+
+def test_maskable_ppo_runs_on_the_vec_env_with_no_glue() -> None:
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    venv = ExtraSolitaireVecEnv(8, seed=1)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0)
+    model.learn(total_timesteps=512)
+    obs = venv.reset()
+    for _ in range(30):
+        masks = venv.action_masks()
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+        assert masks[np.arange(8), actions].all()
+        obs, *_ = venv.step(actions)

@@ -1,0 +1,160 @@
+"""train.py and evaluate.py end to end on tiny recipes: outputs, resume after a kill, bad configs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+import evaluate
+import train
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def tiny_train_recipe(out: Path, total: int, **training: object) -> dict:
+    return {
+        "name": "tiny",
+        "task": {"id": "easy_come_easy_go_turn", "config": {"prize_values": [1] * 9}, "num_envs": 16},
+        "algorithm": {
+            "policy_kwargs": {"net_arch": [16]},
+            "hyperparameters": {"n_steps": 16, "batch_size": 64, "n_epochs": 1},
+        },
+        "training": {"total_timesteps": total, "checkpoint_every": 256, "output_dir": str(out), **training},
+        "score": {"value_vectors": 1},
+    }
+
+
+def write(path: Path, recipe: dict) -> Path:
+    path.write_text(yaml.safe_dump(recipe))
+    return path
+
+
+def test_train_saves_model_config_checkpoints_and_score(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cfg = write(tmp_path / "t.yaml", tiny_train_recipe(out, 1024))
+    assert train.main([str(cfg), "--no-progress"]) == 0
+    assert (out / "model.zip").is_file() and (out / "config.yaml").is_file()
+    assert yaml.safe_load((out / "config.yaml").read_text())["training"]["total_timesteps"] == 1024
+    assert train.latest_checkpoint(out / "checkpoints")[1] == 1024
+    score = json.loads((out / "score.json").read_text())
+    assert score["timesteps"] == 1024
+    assert 0 < score["mean_value"] <= score["mean_optimal_value"] + 1e-12
+    assert any((out / "tb").rglob("events.out.tfevents.*")), "no TensorBoard log written"
+
+
+def test_train_resumes_after_a_kill_without_losing_work(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    cfg = write(tmp_path / "t.yaml", tiny_train_recipe(out, 10_000_000))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "train.py"), str(cfg), "--no-progress"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while train.latest_checkpoint(out / "checkpoints") is None:
+        assert proc.poll() is None, proc.stdout.read()
+        assert time.monotonic() < deadline, "no checkpoint within 120 s"
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    output, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130, output
+    assert "interrupted: saved" in output
+    done = train.latest_checkpoint(out / "checkpoints")[1]
+    assert done > 0
+    # Finish: a total just above what is done; the run continues from the newest checkpoint.
+    total = done + 512
+    assert train.main([str(cfg), "--no-progress", "--total-timesteps", str(total)]) == 0
+    assert train.latest_checkpoint(out / "checkpoints")[1] >= total
+    assert json.loads((out / "score.json").read_text())["timesteps"] >= total
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda r: r["training"].update(total_timesteps=0), "total_timesteps"),
+        (lambda r: r["training"].update(learning_rat=1), "learning_rat"),
+        (lambda r: r["task"].update(id="chess"), "id"),
+        (lambda r: r["task"].update(num_envs="many"), "num_envs"),
+        (lambda r: r.pop("training"), "training"),
+    ],
+)
+def test_train_bad_config_names_the_key(tmp_path: Path, capsys, change, named: str) -> None:
+    recipe = tiny_train_recipe(tmp_path / "run", 1024)
+    change(recipe)
+    assert train.main([str(write(tmp_path / "bad.yaml", recipe))]) == 2
+    assert named in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
+
+
+def test_train_bad_hyperparameter_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    recipe = tiny_train_recipe(tmp_path / "run", 1024)
+    recipe["algorithm"]["hyperparameters"]["learning_rat"] = 0.1
+    assert train.main([str(write(tmp_path / "bad.yaml", recipe))]) == 2
+    assert "learning_rat" in capsys.readouterr().err
+
+
+def tiny_eval_recipe(out: Path) -> dict:
+    return {
+        "name": "tiny_eval",
+        "output_dir": str(out),
+        "agents": {
+            "random": {"kind": "random", "kwargs": {"seed": 0}},
+            "myopic": {"kind": "myopic"},
+            "exact": {"kind": "exact"},
+            "heuristic": {"kind": "heuristic"},
+            "absent": {"kind": "sb3", "path": str(out / "nope.zip"), "if_missing": "skip"},
+        },
+        "turn_tasks": {
+            "ones": {"config": {"prize_values": [1] * 9}},
+            "drawn": {
+                "config": {"value_distribution": {"kind": "uniform_int", "low": 0, "high": 3}},
+                "value_vectors": 3,
+            },
+        },
+        "full_game": {"games_per_seating": 40},
+    }
+
+
+def test_evaluate_writes_tables_and_plots(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "eval"
+    assert evaluate.main([str(write(tmp_path / "e.yaml", tiny_eval_recipe(out)))]) == 0
+    printed = capsys.readouterr().out
+    assert "% of optimum" in printed and "win rate" in printed
+    results = json.loads((out / "results.json").read_text())
+    turn = {(r["task"], r["agent"]): r for r in results["turn_task"]}
+    assert set(turn) == {(t, a) for t in ("ones", "drawn") for a in ("random", "myopic", "exact")}
+    for task in ("ones", "drawn"):
+        assert turn[(task, "exact")]["percent_of_optimum"] == pytest.approx(100.0)
+        assert turn[(task, "random")]["percent_of_optimum"] < turn[(task, "myopic")]["percent_of_optimum"] < 100.0
+    assert turn[("drawn", "myopic")]["value_vectors"] == 3
+    games = results["full_game"]
+    assert len(games) == 4 * 3  # ordered pairs of the four agents that play the full game
+    assert all(r["seat_0_wins"] + r["seat_1_wins"] + r["truncated"] == r["games"] == 40 for r in games)
+    assert (out / "evaluation.png").stat().st_size > 10_000
+    assert (out / "turn_task.csv").read_text().startswith("task,agent,")
+
+
+def test_evaluate_bad_config_names_the_key(tmp_path: Path, capsys) -> None:
+    recipe = tiny_eval_recipe(tmp_path / "eval")
+    recipe["agents"]["myopic"]["kind"] = "genius"
+    assert evaluate.main([str(write(tmp_path / "e.yaml", recipe))]) == 2
+    err = capsys.readouterr().err
+    assert "kind" in err and "myopic" in err
+    recipe = tiny_eval_recipe(tmp_path / "eval")
+    recipe["agents"]["absent"]["if_missing"] = "error"
+    assert evaluate.main([str(write(tmp_path / "e.yaml", recipe))]) == 2
+    assert "nope.zip" in capsys.readouterr().err
+    assert evaluate.main([str(tmp_path / "missing.yaml")]) == 2
