@@ -23,7 +23,7 @@ from envs.common.config import ConfigError, GameConfig, validate_config
 
 
 class TaskSection(GameConfig):
-    id: Literal["easy_come_easy_go_turn"] = Field(description="training task")
+    id: Literal["easy_come_easy_go_turn", "extra_solitaire"] = Field(description="training task")
     config: dict[str, Any] = Field(default_factory=dict, description="the task env's config keys")
     num_envs: int = Field(64, ge=1, le=65_536)
 
@@ -44,7 +44,7 @@ class TrainingSection(GameConfig):
 
 
 class ScoreSection(GameConfig):
-    value_vectors: int = Field(200, ge=1, description="sampled prize-value vectors scored exactly")
+    samples: int = Field(200, ge=1, description="turn task: value vectors scored exactly; Extra!: games played")
     seed: int = 12345
 
 
@@ -119,9 +119,8 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True) -> in
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-    from agents.evaluation import score_turn_policy
     from agents.sb3_agent import SB3Agent
-    from agents.tasks import make_training_env
+    from agents.tasks import make_training_env, score_trained_agent
 
     torch.set_num_threads(recipe.training.torch_threads)
     out = Path(recipe.training.output_dir)
@@ -191,12 +190,8 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True) -> in
     model.save(model_path)
     print(f"trained {model.num_timesteps:,} steps in {minutes:.1f} min this run; model: {model_path}")
 
-    report = score_turn_policy(
-        SB3Agent(model, deterministic=True),
-        recipe.task.config,
-        num_vectors=recipe.score.value_vectors,
-        seed=recipe.score.seed,
-    )
+    agent = SB3Agent(model, deterministic=True, name="trained")
+    report = score_trained_agent(recipe.task.id, agent, recipe.task.config, recipe.score.samples, recipe.score.seed)
     report["timesteps"] = int(model.num_timesteps)
     report["minutes_this_run"] = round(minutes, 2)
     (out / "score.json").write_text(json.dumps(report, indent=2))

@@ -4,18 +4,17 @@ Usage: ``python bench/bench_extra.py [--seconds 3] [--batch 4096] [--players 2] 
 ``python bench/bench_extra.py --scores [--games 100000] [--expectimax-games 20000]`` measures instead the agents'
 mean solitaire scores with 95% CIs (batched engine, seed 2024).
 
-What a "step" is: one player's decision, as in connect_four and ``extra_v0.env()`` (one ``env.step`` each).
-``parallel_env()`` and the batched engine decide for every player still playing at once, so one of their
-``step`` calls counts as many decisions as seats acted (batched: summed over the B games); random legal
-actions; observations and masks of every seat produced each step. Rounds/s (games advanced by one throw) are
+What a "step" is: one decision played, as in bench_easy_come_easy_go.py: one player's action in one game
+(connect_four and ``extra_v0.env()``: one ``env.step`` with an action). ``parallel_env()`` and the batched engine
+decide for every player still playing at once, so one of their ``step`` calls counts as many steps as seats
+acted (batched: summed over the B games; a finished seat sends -1 and does not count); random legal actions;
+observations and masks of every seat produced each step. Rounds/s (games advanced by one throw) are
 printed too. Target: batched engine >= 200x connect_four's steps/s. Pinned to one core by default so the
 ratios compare like with like.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -25,7 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.random_agent import sample_masked  # noqa: E402
-from bench.bench_easy_come_easy_go import aec_steps_per_second  # noqa: E402
+from bench._common import aec_steps_per_second, connect_four_steps_per_second, parser, pin, print_ratios  # noqa: E402
 from envs.extra.batched import BatchedExtra  # noqa: E402
 
 TARGETS = {"batched engine": 200.0}
@@ -63,8 +62,8 @@ def batched_steps_per_second(batch: int, players: int, seconds: float, seed: int
     calls = decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        decisions += int(masks.any(axis=2).sum())
         actions = sample_masked(masks.reshape(-1, masks.shape[-1]), rng).reshape(batch, players)
+        decisions += int(np.count_nonzero(actions >= 0))  # -1: the seat has no legal action (finished)
         _, masks, *_ = engine.step(actions)
         calls += 1
     elapsed = time.perf_counter() - start
@@ -102,26 +101,16 @@ def print_scores(games: int, expectimax_games: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="timed duration of each measurement")
-    parser.add_argument("--batch", type=int, default=4096, help="games per batched step")
-    parser.add_argument("--players", type=int, default=2, help="players per game (1..6)")
-    parser.add_argument("--cpu", type=int, default=None, help="core to pin to (default: the last allowed)")
-    parser.add_argument("--no-pin", action="store_true", help="do not pin the process to one core")
-    parser.add_argument("--scores", action="store_true", help="measure the agents' solitaire scores instead")
-    parser.add_argument("--games", type=int, default=100_000, help="--scores: games per agent")
-    parser.add_argument("--expectimax-games", type=int, default=20_000, help="--scores: games of extra_expectimax")
-    args = parser.parse_args(argv)
-
-    if not args.no_pin and hasattr(os, "sched_setaffinity"):
-        cpu = args.cpu if args.cpu is not None else max(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        print(f"pinned to cpu {cpu}")
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--players", type=int, default=2, help="players per game (1..6)")
+    p.add_argument("--scores", action="store_true", help="measure the agents' solitaire scores instead")
+    p.add_argument("--games", type=int, default=100_000, help="--scores: games per agent")
+    p.add_argument("--expectimax-games", type=int, default=20_000, help="--scores: games of extra_expectimax")
+    args = p.parse_args(argv)
+    pin(args)
     if args.scores:
         print_scores(args.games, args.expectimax_games)
         return 0
-
-    from pettingzoo.classic import connect_four_v3
 
     from envs import extra_v0
 
@@ -132,24 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     batched_steps_per_second(min(args.batch, 64), args.players, 0.05)
     parallel_steps_per_second(args.players, 0.05)
     aec_steps_per_second(extra_env, 0.05)
-    aec_steps_per_second(connect_four_v3.env, 0.05)
 
     results = {
-        "connect_four_v3.env()": aec_steps_per_second(connect_four_v3.env, args.seconds),
+        "connect_four_v3.env()": connect_four_steps_per_second(args.seconds),
         "extra_v0.env()": aec_steps_per_second(extra_env, args.seconds),
         "extra_v0.parallel_env()": parallel_steps_per_second(args.players, args.seconds),
     }
     results["batched engine"], batched_rounds = batched_steps_per_second(args.batch, args.players, args.seconds)
-    peer = results["connect_four_v3.env()"]
-    ok = True
-    print(f"{'face':<30}{'steps/s':>14}{'x connect_four':>16}  target")
-    for name, rate in results.items():
-        line = f"{name:<30}{rate:>14,.0f}{rate / peer:>15.1f}x"
-        if name in TARGETS:
-            passed = rate / peer >= TARGETS[name]
-            ok &= passed
-            line += f"  >= {TARGETS[name]:g}x {'PASS' if passed else 'FAIL'}"
-        print(line)
+    ok = print_ratios(results, "connect_four_v3.env()", TARGETS)
     print(f"(batched engine: {batched_rounds:,.0f} rounds/s of one game; {args.players} players; B = {args.batch})")
     return 0 if ok else 1
 

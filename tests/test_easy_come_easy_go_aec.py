@@ -16,26 +16,9 @@ from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice, SeededDice
 from envs.easy_come_easy_go import engine as E
 from envs.easy_come_easy_go.aec import raw_env
+from tests.helpers import assert_step_rejected
 
 FREEZE_ALL = E.FREEZE_OFFSET + 0b1111
-
-
-def _snapshot(env: raw_env) -> tuple:
-    return (
-        env.engine_state.copy(),
-        env.agent_selection,
-        list(env.agents),
-        dict(env.rewards),
-        dict(env._cumulative_rewards),
-        dict(env.terminations),
-        dict(env.truncations),
-        {a: dict(i) for a, i in env.infos.items()},
-    )
-
-
-def _assert_same(a: tuple, b: tuple) -> None:
-    np.testing.assert_array_equal(a[0], b[0])
-    assert a[1:] == b[1:]
 
 
 def _play(env: pettingzoo.AECEnv, rng: np.random.Generator) -> list[tuple]:
@@ -171,10 +154,9 @@ def test_one_dice_roll_call_per_chance_event_in_engine_order() -> None:
 def test_illegal_action_raw_env_names_it_and_the_legal_ones() -> None:
     env = raw_env(dice=ScriptedDice([[1, 2, 3, 5]]), first_player=0)
     env.reset()
-    before = _snapshot(env)
-    with pytest.raises(ValueError, match=r"illegal action 3 \(collect prize 3 \(7 exactly\)\).*Legal action ids: \[9,"):
-        env.step(3)
-    _assert_same(before, _snapshot(env))
+    assert_step_rejected(
+        env, 3, ValueError, r"illegal action 3 \(collect prize 3 \(7 exactly\)\).*Legal action ids: \[9,"
+    )
 
 
 @pytest.mark.parametrize(
@@ -184,10 +166,7 @@ def test_illegal_action_raw_env_names_it_and_the_legal_ones() -> None:
 def test_wrong_action_type_raw_env(bad: object) -> None:
     env = raw_env()
     env.reset(seed=0)
-    before = _snapshot(env)
-    with pytest.raises(TypeError, match=r"action must be an int 0\.\.23"):
-        env.step(bad)
-    _assert_same(before, _snapshot(env))
+    assert_step_rejected(env, bad, TypeError, r"action must be an int 0\.\.23")
 
 
 @pytest.mark.parametrize("ok", [np.int64(23), np.int8(23), np.uint16(23), np.array(23), np.array(23, dtype=np.int32)])
@@ -203,10 +182,7 @@ def test_numpy_integer_actions_are_accepted(ok: object) -> None:
 def test_out_of_range_action_raw_env(bad: object) -> None:
     env = raw_env()
     env.reset(seed=0)
-    before = _snapshot(env)
-    with pytest.raises(ValueError, match=r"out of range: actions are 0\.\.23"):
-        env.step(bad)
-    _assert_same(before, _snapshot(env))
+    assert_step_rejected(env, bad, ValueError, r"out of range: actions are 0\.\.23")
 
 
 def test_step_before_reset_and_after_the_end_raw_env() -> None:

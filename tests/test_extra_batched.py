@@ -147,3 +147,45 @@ def test_finished_seats_are_ignored_and_scores_are_the_engines() -> None:
             scores = info["final_scores"][k]
             assert all(E.score(info["final_state"][k], s) == scores[s] for s in range(3))
     assert seen_finished > 100
+
+
+def test_returned_observations_are_fresh_arrays_and_copy_false_returns_the_buffer() -> None:
+    batch = BatchedExtra(8, num_players=2, seed=4)
+    obs0, masks0, _ = batch.reset()
+    kept, kept_masks = obs0.copy(), masks0.copy()
+    rng = np.random.default_rng(4)
+    obs1, masks1, *_ = batch.step(_random_actions(masks0, rng))
+    np.testing.assert_array_equal(obs0, kept)  # a later step leaves earlier results alone
+    np.testing.assert_array_equal(masks0, kept_masks)
+    assert not np.array_equal(obs0, obs1)
+    shared = BatchedExtra(8, num_players=2, seed=4, copy=False)
+    a, m, _ = shared.reset()
+    b, *_ = shared.step(_random_actions(m, rng))
+    assert a is b  # the internal buffer, overwritten in place
+
+
+@pytest.mark.parametrize("num_players", [1, 2, 3, 6])
+def test_all_seat_encoding_and_masks_match_the_single_seat_engine_functions(num_players: int) -> None:
+    """encode_observations (every seat at once, blocks rotated) == encode_observation seat by seat."""
+    batch = BatchedExtra(64, num_players=num_players, seed=num_players)
+    obs, masks, _ = batch.reset()
+    rng = np.random.default_rng(num_players)
+    dim = E.observation_size(num_players)
+    for _ in range(25):
+        obs, masks, *_ = batch.step(_random_actions(masks, rng))
+        for b in range(0, 64, 7):
+            state = batch.states[b]
+            for s in range(num_players):
+                one = np.full(dim, np.nan, dtype=np.float32)
+                E.encode_observation(state, s, one)
+                np.testing.assert_array_equal(obs[b, s], one)
+                mask = np.full(E.NUM_ACTIONS, 7, dtype=np.int8)
+                E.legal_mask(state, s, mask)
+                np.testing.assert_array_equal(masks[b, s], mask)
+                legal = {a for a in range(E.NUM_ACTIONS) if E.is_legal(state, s, a)}
+                assert legal == set(np.flatnonzero(mask).tolist())
+            for seat in (-1, num_players, E.MAX_PLAYERS, 99):  # out of range: never acts, nothing legal
+                mask = np.full(E.NUM_ACTIONS, 7, dtype=np.int8)
+                E.legal_mask(state, seat, mask)
+                assert not mask.any() and not E.must_act(state, seat) and not E.is_legal(state, seat, 0)
+            assert not E.is_legal(state, 0, -1) and not E.is_legal(state, 0, E.NUM_ACTIONS)

@@ -28,7 +28,7 @@ def tiny_train_recipe(out: Path, total: int, **training: object) -> dict:
             "hyperparameters": {"n_steps": 16, "batch_size": 64, "n_epochs": 1},
         },
         "training": {"total_timesteps": total, "checkpoint_every": 256, "output_dir": str(out), **training},
-        "score": {"value_vectors": 1},
+        "score": {"samples": 1},
     }
 
 
@@ -109,6 +109,7 @@ def test_train_bad_hyperparameter_is_a_clear_error(tmp_path: Path, capsys) -> No
 def tiny_eval_recipe(out: Path) -> dict:
     return {
         "name": "tiny_eval",
+        "game": "easy_come_easy_go",
         "output_dir": str(out),
         "agents": {
             "random": {"kind": "random", "kwargs": {"seed": 0}},
@@ -132,24 +133,49 @@ def test_evaluate_writes_tables_and_plots(tmp_path: Path, capsys) -> None:
     out = tmp_path / "eval"
     assert evaluate.main([str(write(tmp_path / "e.yaml", tiny_eval_recipe(out)))]) == 0
     printed = capsys.readouterr().out
-    assert "% of optimum" in printed and "win rate" in printed
-    results = json.loads((out / "results.json").read_text())
-    turn = {(r["task"], r["agent"]): r for r in results["turn_task"]}
-    assert set(turn) == {(t, a) for t in ("ones", "drawn") for a in ("random", "myopic", "exact")}
+    assert "percent of optimum" in printed and "win rate" in printed
+    results = json.loads((out / "results.json").read_text())["benchmarks"]
     for task in ("ones", "drawn"):
-        assert turn[(task, "exact")]["percent_of_optimum"] == pytest.approx(100.0)
-        assert turn[(task, "random")]["percent_of_optimum"] < turn[(task, "myopic")]["percent_of_optimum"] < 100.0
-    assert turn[("drawn", "myopic")]["value_vectors"] == 3
-    games = results["full_game"]
+        turn = {r["agent"]: r for r in results[f"turn_task_{task}"]}
+        assert set(turn) == {"random", "myopic", "exact"}
+        assert turn["exact"]["percent_of_optimum"] == pytest.approx(100.0)
+        assert turn["random"]["percent_of_optimum"] < turn["myopic"]["percent_of_optimum"] < 100.0
+    assert turn["myopic"]["value_vectors"] == 3
+    games = results["full_game_by_seating"]
     assert len(games) == 4 * 3  # ordered pairs of the four agents that play the full game
     assert all(r["seat_0_wins"] + r["seat_1_wins"] + r["truncated"] == r["games"] == 40 for r in games)
+    overall = {r["agent"]: r for r in results["full_game_2_players_both_seatings"]}
+    assert set(overall) == {"random", "myopic", "exact", "heuristic"}
+    assert overall["random"]["win_rate"] < 0.1 < overall["heuristic"]["win_rate"]
     assert (out / "evaluation.png").stat().st_size > 10_000
-    assert (out / "turn_task.csv").read_text().startswith("task,agent,")
+    assert (out / "turn_task_ones.csv").read_text().startswith("agent,")
+
+
+def test_evaluate_extra_solitaire_and_tables(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "extra"
+    recipe = {
+        "name": "tiny_extra",
+        "game": "extra",
+        "output_dir": str(out),
+        "agents": {"random": {"kind": "random", "kwargs": {"seed": 0}}, "greedy": {"kind": "extra_greedy"}},
+        "solitaire": {"games": 60},
+        "tables": {"player_counts": [2, 3], "games": 60},
+    }
+    assert evaluate.main([str(write(tmp_path / "x.yaml", recipe))]) == 0
+    results = json.loads((out / "results.json").read_text())["benchmarks"]
+    solo = {r["agent"]: r for r in results["solitaire"]}
+    assert solo["greedy"]["mean_score"] > solo["random"]["mean_score"]
+    assert all(r["games"] == 60 for r in solo.values())
+    for n in (2, 3):
+        rows = {r["agent"]: r for r in results[f"{n}_player_tables_seats_drawn_from_the_agents"]}
+        assert sum(r["seats"] for r in rows.values()) == 60 * n
+        assert rows["greedy"]["win_rate"] > rows["random"]["win_rate"]
+    assert (out / "evaluation.png").is_file()
 
 
 def test_evaluate_bad_config_names_the_key(tmp_path: Path, capsys) -> None:
     recipe = tiny_eval_recipe(tmp_path / "eval")
-    recipe["agents"]["myopic"]["kind"] = "genius"
+    recipe["agents"]["myopic"]["kind"] = "extra_greedy"  # an agent of another game
     assert evaluate.main([str(write(tmp_path / "e.yaml", recipe))]) == 2
     err = capsys.readouterr().err
     assert "kind" in err and "myopic" in err

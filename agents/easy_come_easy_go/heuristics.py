@@ -90,6 +90,15 @@ def decode_game(obs: np.ndarray) -> GameView:
     return GameView(num_players=n, owners=owners, held=held)
 
 
+def _batch(name: str, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Observations (B, D) and masks (B, 24) as 2-D arrays, or a ValueError naming the agent and the shapes."""
+    obs = np.atleast_2d(np.asarray(observations))
+    masks = np.atleast_2d(np.asarray(action_masks))
+    if obs.shape[0] != masks.shape[0] or masks.shape[1] != eng.NUM_ACTIONS:
+        raise ValueError(f"{name}: need obs (B, D) and masks (B, {eng.NUM_ACTIONS}); got {obs.shape}, {masks.shape}")
+    return obs, masks
+
+
 class _SolverAgent(Agent):
     """Plays, row by row, the best action of a cached solution for the row's value vector."""
 
@@ -115,12 +124,7 @@ class _SolverAgent(Agent):
         return sol
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(np.asarray(observations))
-        masks = np.atleast_2d(np.asarray(action_masks))
-        if obs.shape[0] != masks.shape[0] or masks.shape[1] != eng.NUM_ACTIONS:
-            raise ValueError(
-                f"{self.name}: need obs (B, D) and masks (B, {eng.NUM_ACTIONS}); got {obs.shape}, {masks.shape}"
-            )
+        obs, masks = _batch(self.name, observations, action_masks)
         values = self._values(obs)  # checks the observation layout first
         view = decode_dice(obs)
         if obs.shape[0] == 0:
@@ -221,12 +225,7 @@ class MyopicAgent(Agent):
         return np.stack([self._cache[k] for k in keys])
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(np.asarray(observations))
-        masks = np.atleast_2d(np.asarray(action_masks))
-        if obs.shape[0] != masks.shape[0] or masks.shape[1] != eng.NUM_ACTIONS:
-            raise ValueError(
-                f"{self.name}: need obs (B, D) and masks (B, {eng.NUM_ACTIONS}); got {obs.shape}, {masks.shape}"
-            )
+        obs, masks = _batch(self.name, observations, action_masks)
         values = _game_or_turn_values(obs)  # checks the observation layout first
         n = obs.shape[0]
         if n == 0:

@@ -17,7 +17,7 @@ from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_posi
 
 from .heuristics import FullGameHeuristicAgent, GameView, decode_dice, decode_game
 
-__all__ = ["TurnPolicyInGame"]
+__all__ = ["TurnPolicyInGame", "any_prize_not_mine"]
 
 
 class TurnPolicyInGame(Agent):
@@ -49,3 +49,8 @@ class TurnPolicyInGame(Agent):
         turn_masks = np.empty((obs.shape[0], eng.NUM_ACTIONS), dtype=np.int8)
         encode_turn_positions(view.dice, view.frozen, view.roll, values, self.variant, turn_obs, turn_masks)
         return self.turn_agent.act_batch(turn_obs, (turn_masks != 0) & (masks != 0))
+
+
+def any_prize_not_mine(view: GameView) -> np.ndarray:
+    """The plain valuation: every prize the mover does not hold is worth 1."""
+    return (view.owners != 0).astype(np.float64)

@@ -175,6 +175,17 @@ def _effect_key(state: np.ndarray, action: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _first_of_its_effect(state, action, keys, n_keys) -> bool:
+    """True (and its key recorded at ``keys[n_keys]``) unless an action of the same effect was seen already."""
+    key = _effect_key(state, action)
+    for k in range(n_keys):
+        if keys[k] == key:
+            return False
+    keys[n_keys] = key
+    return True
+
+
+@njit(cache=True, inline="always")
 def _best_next(state, rows, cols, numbers, throws, probs, mask, keys, saved) -> float:
     """E over the next throw of the best afterstate value (state: an afterstate waiting for a throw)."""
     _save(state, saved[0])
@@ -188,15 +199,8 @@ def _best_next(state, rows, cols, numbers, throws, probs, mask, keys, saved) -> 
         for a in range(E.NUM_ACTIONS):
             if mask[a] == 0:
                 continue
-            key = _effect_key(state, a)
-            seen = False
-            for k in range(n_keys):
-                if keys[k] == key:
-                    seen = True
-                    break
-            if seen:
+            if not _first_of_its_effect(state, a, keys, n_keys):
                 continue
-            keys[n_keys] = key
             n_keys += 1
             E.apply_action(state, 0, a)
             value = _leaf(state, KIND_PLANNER, rows, cols, numbers)
@@ -245,15 +249,8 @@ def _choose(obs, masks, children, penalty, minus, points, columns, kind, rows, c
                 continue
             if chosen < 0:
                 chosen = a
-            key = _effect_key(state, a)
-            seen = False
-            for k in range(n_keys):
-                if keys[k] == key:
-                    seen = True
-                    break
-            if seen:
+            if not _first_of_its_effect(state, a, keys, n_keys):
                 continue
-            keys[n_keys] = key
             n_keys += 1
             E.apply_action(state, 0, a)
             if kind == KIND_EXPECTIMAX and state[E.PHASE] != E.PHASE_OVER:

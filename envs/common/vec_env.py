@@ -6,24 +6,31 @@ attributes. Every vectorised task answers the same way, so the answers live here
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import Any
 
 import gymnasium
 import numpy as np
+from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
-__all__ = ["MaskedVecEnv"]
+from .batching import read_only
+
+__all__ = ["BatchedTaskVecEnv", "MaskedVecEnv"]
 
 
 class MaskedVecEnv(VecEnv):
     """SB3 ``VecEnv`` plumbing for N games living in one batched core.
 
     Subclasses implement ``reset``, ``step_wait`` and ``_masks()`` ((N, A) 0/1), and may extend
-    ``_game_attr(name, i)`` with per-game attributes; ``_GAME_METHODS`` lists what ``env_method`` may call.
+    ``_game_attr(name, i)`` with the per-game attributes they list in ``_GAME_ATTRS``; ``_GAME_METHODS`` lists
+    what ``env_method`` may call.
     """
 
     _GAME_METHODS: tuple[str, ...] = ("action_masks",)
+    _GAME_ATTRS: tuple[str, ...] = ()
     _SHARED_ATTRS: tuple[str, ...] = ("config", "observation_space", "action_space", "metadata")
     _actions: np.ndarray | None = None
 
@@ -53,7 +60,7 @@ class MaskedVecEnv(VecEnv):
             return getattr(self, name)
         raise AttributeError(
             f"the games of {type(self).__name__} have no attribute {name!r}; available: "
-            f"{', '.join(('action_masks', 'render_mode', 'spec', *self._SHARED_ATTRS))}"
+            f"{', '.join(('action_masks', *self._GAME_ATTRS, 'render_mode', 'spec', *self._SHARED_ATTRS))}"
         )
 
     def _game_mask(self, i: int) -> np.ndarray:
@@ -76,3 +83,59 @@ class MaskedVecEnv(VecEnv):
 
     def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: Any = None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]
+
+
+class BatchedTaskVecEnv(MaskedVecEnv):
+    """A single-seat task's N games in one batched core: SB3 reset/step with auto-reset and episode infos.
+
+    The core (a game's batch core in task mode) provides ``num_envs``, ``reset(seed)``, ``step(actions)`` -> the
+    indices of the games that ended (already restarted), and arrays ``states``, ``rewards`` (N, P), ``done`` (N,),
+    ``final_obs`` (N, P, D), ``final_states``; seat 0 is the task's player. Subclasses give ``_obs()``,
+    ``_masks()`` and ``_final_infos(ended)`` (the task's own keys of each ended game's info).
+    """
+
+    def _init_core(self, core: Any, observation_space: spaces.Space, action_space: spaces.Space) -> None:
+        self._core = core
+        self.render_mode = None
+        self._lengths = np.zeros(core.num_envs, dtype=np.int64)
+        self._t0 = time.time()
+        super().__init__(core.num_envs, observation_space, action_space)
+
+    def _obs(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    @property
+    def engine_states(self) -> np.ndarray:
+        """The engine states (N, STATE_SIZE), read-only view."""
+        return read_only(self._core.states)
+
+    def reset(self) -> np.ndarray:
+        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
+        self._core.reset(self._seeds[0])
+        self._reset_seeds()
+        self._lengths[:] = 0
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self._obs().copy()
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async(actions)")
+        actions, self._actions = self._actions, None
+        core = self._core
+        ended = core.step(actions)
+        self._lengths += 1
+        rewards = core.rewards[:, 0].copy()
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        elapsed = round(time.time() - self._t0, 6)
+        for i, extra in zip(ended.tolist(), self._final_infos(ended), strict=True):
+            infos[i] = {
+                "terminal_observation": core.final_obs[i, 0].copy(),
+                "TimeLimit.truncated": False,
+                **extra,
+                "episode": {"r": float(rewards[i]), "l": int(self._lengths[i]), "t": elapsed},
+            }
+        self._lengths[ended] = 0
+        return self._obs().copy(), rewards, core.done != 0, infos

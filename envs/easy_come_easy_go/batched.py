@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from envs.common.batching import MAX_BATCH, check_num_envs
+from envs.common.batching import MAX_BATCH, BatchedFace, check_num_envs
 from envs.common.config import validate_config
 
 from .config import EasyComeEasyGoConfig
@@ -247,7 +247,7 @@ class GameBatch:
 # --- The public batched full game -------------------------------------------------------------------
 
 
-class BatchedEasyComeEasyGo:
+class BatchedEasyComeEasyGo(BatchedFace):
     """B full games of Easy Come, Easy Go, each observed by its player to move; finished games restart.
 
     ``reset(seed)`` -> ``(obs (B, D) float32, masks (B, 24) int8, info)``;
@@ -286,24 +286,6 @@ class BatchedEasyComeEasyGo:
         self.copy = copy
 
     @property
-    def rng(self) -> Any:
-        """The chance source: anything with ``integers(0, 6, size=(n, 4))`` (a NumPy Generator by default)."""
-        return self._core.rng
-
-    @rng.setter
-    def rng(self, source: Any) -> None:
-        if not callable(getattr(source, "integers", None)):
-            raise TypeError(f"rng must have an integers(low, high, size) method, got {type(source).__name__}")
-        self._core.rng = source
-
-    @property
-    def states(self) -> np.ndarray:
-        """The engine states (B, 34), read-only view (change them only through ``step``)."""
-        view = self._core.states.view()
-        view.flags.writeable = False
-        return view
-
-    @property
     def current_player(self) -> np.ndarray:
         return self._core.states[:, CURRENT].copy()
 
@@ -330,6 +312,3 @@ class BatchedEasyComeEasyGo:
 
     def legal_actions(self, game: int) -> list[int]:
         return np.flatnonzero(self._core.masks[game]).tolist()
-
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array

@@ -11,19 +11,18 @@ with the same seed a 1-game vec env plays the same turns as the single env.
 
 from __future__ import annotations
 
-import time
-from functools import partial
 from typing import Any, Literal
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pydantic import Field, model_validator
-from stable_baselines3.common.vec_env import VecEnv
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
+from envs.common.batching import LegalDiscrete
 from envs.common.config import GameConfig, validate_config
 from envs.common.dice import DiceSource, SeededDice
+from envs.common.table import check_faces, coerce_action, dice_source
+from envs.common.vec_env import BatchedTaskVecEnv
 
 from . import engine as E
 from .batched import MODE_TURN, GameBatch
@@ -91,39 +90,11 @@ class TurnTaskConfig(GameConfig):
         return rng.integers(dist.low, dist.high + 1, size=(k, E.NUM_PRIZES)).astype(np.float64)
 
 
-class LegalDiscrete(spaces.Discrete):
-    """``Discrete(24)`` whose ``sample()`` without a mask draws a *legal* action of the env's current state.
+# The freezes: legal at every turn's first roll, what a blind ``action_space.sample()`` draws between turns.
+_FIRST_ROLL_MASK = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
+_FIRST_ROLL_MASK[E.FREEZE_OFFSET + 1 :] = 1
 
-    Why: generic tools (Gymnasium's and SB3's env checkers, quick random rollouts) sample the action space
-    blindly; the env raises on illegal actions, so the default sample follows the current mask.
-    """
-
-    def __init__(self, n: int, mask_source: Any, seed: int | None = None) -> None:
-        super().__init__(n, seed=seed)
-        self._mask_source = mask_source
-
-    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
-        if mask is None and probability is None:
-            mask = np.asarray(self._mask_source(), dtype=np.int8)
-            if not mask.any():  # turn over or not started: the freezes, legal at every turn's first roll
-                mask = np.zeros(self.n, dtype=np.int8)
-                mask[E.FREEZE_OFFSET + 1 :] = 1
-        return super().sample(mask=mask, probability=probability)
-
-
-def _coerce_action(action: Any) -> int:
-    """Python ints, NumPy integer scalars and 0-d integer arrays; bools and the rest are a TypeError."""
-    if isinstance(action, bool | np.bool_) or not (
-        isinstance(action, int | np.integer)
-        or (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu")
-    ):
-        raise TypeError(f"action must be an int 0..{E.NUM_ACTIONS - 1}, got {type(action).__name__}: {action!r}")
-    value = int(action)
-    if not 0 <= value < E.NUM_ACTIONS:
-        raise ValueError(
-            f"action {value} is out of range: 0..8 collect that prize, 9..23 freeze dice subset (action - 8)"
-        )
-    return value
+_ACTION_HELP = "0..8 collect that prize, 9..23 freeze dice subset (action - 8)"
 
 
 class EasyComeEasyGoTurnEnv(gymnasium.Env):
@@ -145,14 +116,14 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
         self.config = validate_config(TurnTaskConfig, config, **config_overrides)
         if render_mode is not None:
             raise ValueError(f"render_mode must be None (the turn task does not render), got {render_mode!r}")
-        if dice is not None and not isinstance(dice, DiceSource):
-            raise TypeError(f"dice must have a roll(n) method (a DiceSource), got {type(dice).__name__}")
+        if dice is not None:
+            dice_source(dice, E.NUM_FACES, E.NUM_DICE, "the turn task")  # type and SeededDice checks
         self.render_mode = render_mode
         self._injected_dice = dice
         self._seeded_dice = SeededDice(faces=E.NUM_FACES, block=E.NUM_DICE)
         self.value_scale = self.config.value_scale
         self.observation_space = spaces.Box(0.0, 1.0, (TURN_OBS_SIZE,), np.float32)
-        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask)
+        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask, fallback=_FIRST_ROLL_MASK)
         self.engine_state = np.zeros(E.STATE_SIZE, dtype=np.int32)
         self.prize_values = np.zeros(E.NUM_PRIZES, dtype=np.float64)
         self._scaled = np.zeros(E.NUM_PRIZES, dtype=np.float64)
@@ -179,7 +150,7 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
             raise RuntimeError("step() before reset(): call reset() to start a turn")
         if self._over:
             raise RuntimeError("the turn is over: call reset() for a new one")
-        action = _coerce_action(action)
+        action = coerce_action(action, E.NUM_ACTIONS, _ACTION_HELP)
         if not E.is_legal(self.engine_state, action):
             raise ValueError(f"action {action} is illegal here; legal actions: {np.flatnonzero(self._mask()).tolist()}")
         result = E.apply_action(self.engine_state, action)
@@ -206,10 +177,7 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
     def _roll(self) -> None:
         k = E.dice_needed(self.engine_state)
         dice = self._injected_dice if self._injected_dice is not None else self._seeded_dice
-        faces = np.asarray(dice.roll(k))
-        if faces.shape != (k,) or faces.dtype.kind not in "iu" or faces.min() < 0 or faces.max() >= E.NUM_FACES:
-            raise ValueError(f"the dice source must return {k} integer faces in 0..{E.NUM_FACES - 1}, got {faces!r}")
-        E.apply_chance(self.engine_state, faces.astype(np.int64))
+        E.apply_chance(self.engine_state, check_faces(dice.roll(k), k, E.NUM_FACES))
 
     def _observe(self) -> np.ndarray:
         obs = np.empty(TURN_OBS_SIZE, dtype=np.float32)
@@ -220,13 +188,15 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
         return {"action_mask": self._mask(), "prize_values": self.prize_values.copy()}
 
 
-class EasyComeEasyGoTurnVecEnv(VecEnv):
+class EasyComeEasyGoTurnVecEnv(BatchedTaskVecEnv):
     """N turn-task games stepped together in numba (the batched engine's loops); finished turns restart.
 
     SB3 conventions: ``step`` -> obs (N, 86), rewards (N,), dones (N,), infos (``terminal_observation``,
     ``episode`` and ``prize`` for finished turns); ``action_masks()`` -> (N, 24) bool, and
     ``env_method("action_masks")`` gives the per-game rows sb3-contrib's ``MaskablePPO`` stacks.
     """
+
+    _GAME_ATTRS = ("prize_values",)
 
     def __init__(
         self,
@@ -236,7 +206,7 @@ class EasyComeEasyGoTurnVecEnv(VecEnv):
         **config_overrides: Any,
     ) -> None:
         self.config = cfg = validate_config(TurnTaskConfig, config, **config_overrides)
-        self._core = GameBatch(
+        core = GameBatch(
             num_envs,
             MODE_TURN,
             variant=cfg.four_of_a_kind_is_two_pairs,
@@ -245,101 +215,23 @@ class EasyComeEasyGoTurnVecEnv(VecEnv):
             value_sampler=cfg.draw_values if cfg.value_distribution is not None else None,
             seed=seed,
         )
-        self.render_mode = None
-        self._lengths = np.zeros(self._core.num_envs, dtype=np.int64)
-        self._actions: np.ndarray | None = None
-        self._t0 = time.time()
-        super().__init__(
-            self._core.num_envs,
-            spaces.Box(0.0, 1.0, (TURN_OBS_SIZE,), np.float32),
-            spaces.Discrete(E.NUM_ACTIONS),
-        )
+        self._init_core(core, spaces.Box(0.0, 1.0, (TURN_OBS_SIZE,), np.float32), spaces.Discrete(E.NUM_ACTIONS))
 
     @property
     def prize_values(self) -> np.ndarray:
         """(N, 9) values of each game's current episode."""
         return self._core.values.copy()
 
-    @property
-    def engine_states(self) -> np.ndarray:
-        view = self._core.states.view()
-        view.flags.writeable = False
-        return view
+    def _obs(self) -> np.ndarray:
+        return self._core.obs
 
-    def reset(self) -> np.ndarray:
-        """Start all N turns; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
-        self._core.reset(self._seeds[0])
-        self._reset_seeds()
-        self._lengths[:] = 0
-        self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self._core.obs.copy()
+    def _masks(self) -> np.ndarray:
+        return self._core.masks
 
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
-
-    def step_wait(self) -> VecEnvStepReturn:
-        if self._actions is None:
-            raise RuntimeError("step_wait() without step_async(actions)")
-        actions, self._actions = self._actions, None
-        core = self._core
-        ended = core.step(actions)
-        self._lengths += 1
-        rewards = core.rewards[:, 0].copy()
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        elapsed = round(time.time() - self._t0, 6)
-        for i in ended.tolist():
-            prize = int(core.final_states[i, E.LAST_PRIZE])
-            infos[i] = {
-                "terminal_observation": core.final_obs[i, 0].copy(),
-                "TimeLimit.truncated": False,
-                "prize": prize if prize >= 0 else None,
-                "episode": {"r": float(rewards[i]), "l": int(self._lengths[i]), "t": elapsed},
-            }
-        self._lengths[ended] = 0
-        return core.obs.copy(), rewards, core.done != 0, infos
-
-    def action_masks(self) -> np.ndarray:
-        return self._core.masks.astype(bool)
-
-    def seed(self, seed: int | None = None) -> list[int | None]:
-        """Seed the shared chance stream at the next ``reset()`` (SB3 convention: seeds seed + i per game)."""
-        return list(super().seed(seed))
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-    # Per-game attributes and methods, as SB3 asks a VecEnv for them.
-    _GAME_METHODS = ("action_masks",)
+    def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
+        return [{"prize": p if p >= 0 else None} for p in self._core.final_states[ended, E.LAST_PRIZE].tolist()]
 
     def _game_attr(self, name: str, i: int) -> Any:
-        if name == "action_masks":
-            return partial(self._game_mask, i)
         if name == "prize_values":
             return self._core.values[i].copy()
-        if name in ("render_mode", "spec"):
-            return None
-        if name in ("config", "observation_space", "action_space", "metadata"):
-            return getattr(self, name)
-        raise AttributeError(
-            f"the turn-task games have no attribute {name!r}; available: action_masks, prize_values, render_mode, "
-            "spec, config, observation_space, action_space, metadata"
-        )
-
-    def _game_mask(self, i: int) -> np.ndarray:
-        return self._core.masks[i].astype(bool)
-
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        return [self._game_attr(attr_name, i) for i in self._get_indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        raise AttributeError(f"cannot set {attr_name!r}: the turn-task games are configured only through config")
-
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **kwargs: Any) -> list:
-        if method_name not in self._GAME_METHODS:
-            raise AttributeError(f"the turn-task games have no method {method_name!r}; available: {self._GAME_METHODS}")
-        if method_name == "action_masks" and indices is None:
-            return list(self.action_masks())
-        return [self._game_attr(method_name, i)(*method_args, **kwargs) for i in self._get_indices(indices)]
-
-    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
+        return super()._game_attr(name, i)

@@ -15,12 +15,10 @@ from typing import Any
 
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from envs.common.dice import DiceSource
+from envs.common.table import AECBookkeeping, wrap_classic
 
 from . import engine as E
-from .config import ExtraConfig
 from .table import ExtraTable
 
 __all__ = ["env", "raw_env"]
@@ -28,50 +26,25 @@ __all__ = ["env", "raw_env"]
 
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped env (PettingZoo classic style): an illegal move ends the game with -1 for the mover."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return wrap_classic(raw_env(**kwargs))
 
 
-class raw_env(ExtraTable, AECEnv, EzPickle):
+class raw_env(ExtraTable, AECBookkeeping, AECEnv, EzPickle):
     """Extra! for 1-6 players; agents ``player_0..``; see README.md for every slot and id."""
 
     metadata = {**ExtraTable.metadata, "is_parallelizable": False}
 
-    def __init__(
-        self,
-        config: ExtraConfig | dict[str, Any] | None = None,
-        dice: DiceSource | None = None,
-        render_mode: str | None = None,
-        **config_overrides: Any,
-    ) -> None:
-        EzPickle.__init__(self, config, dice, render_mode, **config_overrides)
-        AECEnv.__init__(self)
-        self._setup(config, dice, render_mode, **config_overrides)
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` reseeds the dice so it and every later unseeded reset are reproducible."""
         self._new_game(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self._skip_agent_selection = None
+        self._start_episode()
         self.agent_selection = self._next_to_act()
         self._update_infos()
 
     def step(self, action: Any) -> None:
-        if not self._has_reset:
-            raise RuntimeError("step() before reset(): call reset() to start a game")
-        if not self.agents:
-            raise RuntimeError("the game is over and every agent has stepped out: call reset() for a new game")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if self._dead_step_taken(action):
             return
+        agent = self.agent_selection
         action = self._coerce_action(action)
         self._check_legal(agent, action)
         self._cumulative_rewards[agent] = 0.0

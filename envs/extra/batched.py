@@ -19,13 +19,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from envs.common.batching import MAX_BATCH, check_num_envs
+from envs.common.batching import MAX_BATCH, BatchedFace, check_num_envs
 from envs.common.config import validate_config
 
 from . import engine as E
 from .config import ExtraConfig
 
 __all__ = ["BatchedExtra", "MAX_BATCH"]
+
+_NO_FACES = np.zeros((0, E.NUM_DICE), dtype=np.int64)
 
 
 # --- The numba loops (a handful of compiled functions; the engine does all the rules) ----------------
@@ -47,7 +49,7 @@ def _first_illegal(states, actions):
     num_players = actions.shape[1]
     for b in range(states.shape[0]):
         for s in range(num_players):
-            if E.must_act(states[b], s) and not E.is_legal(states[b], s, actions[b, s]):
+            if E.must_act(states[b], s) & ~E.is_legal(states[b], s, actions[b, s]):
                 return b * num_players + s
     return -1
 
@@ -61,22 +63,22 @@ def _act(
 
     ``finished[b, s]``: seat s checked a last EXTRA box this round; ``done[b]``: the game ended. Ended games
     are recorded (terminal observation from every seat, terminal state) and restarted. Return how many games
-    need a throw.
+    need a throw. Element loops, not slice assignments: a slice is an array view, whose set-up costs more than
+    the few stores it replaces.
     """
     num_players = actions.shape[1]
     needy = 0
     for b in range(states.shape[0]):
         state = states[b]
-        out_rewards[b, :] = 0.0
         done[b] = 0
         for s in range(num_players):
+            out_rewards[b, s] = 0.0
             finished[b, s] = False
-            playing = E.must_act(state, s)
-            if playing:
+            if E.must_act(state, s):
                 E.apply_action(state, s, actions[b, s])
         for s in range(num_players):
             base = E.PLAYERS + s * E.PLAYER_SIZE
-            if state[base + E.P_DONE] == 1 and state[base + E.P_FINISH_ROUND] == state[E.ROUND]:
+            if (state[base + E.P_DONE] == 1) & (state[base + E.P_FINISH_ROUND] == state[E.ROUND]):
                 finished[b, s] = True
                 if mode == E.REWARD_SCORE:
                     out_rewards[b, s] = E.final_reward(state, s, mode)
@@ -84,34 +86,41 @@ def _act(
             done[b] = 1
             if mode == E.REWARD_WIN:
                 E.rewards(state, mode, out_rewards[b])
-            for s in range(num_players):
-                E.encode_observation(state, s, final_obs[b, s])
-            final_states[b, :] = state
+            E.encode_observations(state, final_obs[b])
+            for k in range(state.shape[0]):
+                final_states[b, k] = state[k]
             E.init_state(state, num_players, children, penalty, minus, points, columns)
         needy += E.dice_needed(state) > 0
     return needy
 
 
 @njit(cache=True)
-def _chance_round(states, faces):
-    """Give row j of ``faces`` to the j-th game needing a throw; return how many still need one."""
+def _chance_round(states, faces, obs, masks):
+    """Give row j of ``faces`` to the j-th game needing a throw and observe (obs, mask of every seat) each game
+    now at a decision or terminal node; return how many still need a throw. One pass: the states are read
+    once per step, not once per stage."""
     j = 0
     needy = 0
     for b in range(states.shape[0]):
-        if E.dice_needed(states[b]) > 0:
-            E.apply_chance(states[b], faces[j])
+        state = states[b]
+        if E.dice_needed(state) > 0:
+            E.apply_chance(state, faces[j])
             j += 1
-            needy += E.dice_needed(states[b]) > 0
+            if E.dice_needed(state) > 0:
+                needy += 1
+                continue
+        E.encode_observations(state, obs[b])
+        seat_masks = masks[b]
+        for s in range(masks.shape[1]):
+            E.legal_mask(state, s, seat_masks[s])
     return needy
 
 
 @njit(cache=True)
-def _encode(states, obs, masks):
-    """Observation and legal-action mask of every seat of every game."""
-    for b in range(states.shape[0]):
-        for s in range(obs.shape[1]):
-            E.encode_observation(states[b], s, obs[b, s])
-            E.legal_mask(states[b], s, masks[b, s])
+def _scores(states, out):
+    for k in range(states.shape[0]):
+        for s in range(out.shape[1]):
+            out[k, s] = E.score(states[k], s)
 
 
 # --- The Python side ---------------------------------------------------------------------------------
@@ -121,7 +130,7 @@ class ExtraBatchCore:
     """Buffers, the chance stream and input checks around the loops; shared by ``BatchedExtra`` and the
     solitaire vec env."""
 
-    def __init__(self, num_envs: int, config: ExtraConfig, seed: int | None = None) -> None:
+    def __init__(self, num_envs: int, config: ExtraConfig, seed: int | None = None, fresh_obs: bool = False) -> None:
         self.num_envs = n = check_num_envs(num_envs)
         self.config = config
         self.num_players = p = config.num_players
@@ -144,6 +153,7 @@ class ExtraBatchCore:
         self.done = np.zeros(n, dtype=np.int8)
         self.final_obs = np.zeros((n, p, self.obs_dim), dtype=np.float32)
         self.final_states = np.zeros((n, E.STATE_SIZE), dtype=np.int32)
+        self.fresh_obs = fresh_obs
         self.started = False
 
     def reset(self, seed: int | None = None) -> None:
@@ -190,13 +200,20 @@ class ExtraBatchCore:
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def _roll(self, needy: int) -> None:
-        """Chance rounds until every game is at a decision node, then observe every seat."""
-        while needy:
-            needy = _chance_round(self.states, self.rng.integers(0, E.NUM_FACES, size=(needy, E.NUM_DICE)))
-        _encode(self.states, self.obs, self.masks)
+        """Chance rounds until every game is at a decision node, observing every seat of each game reached.
+
+        With ``fresh_obs`` the observations go into a new array (the caller may keep it), not a buffer to copy.
+        """
+        if self.fresh_obs:
+            self.obs = np.empty_like(self.obs)
+        while True:
+            faces = self.rng.integers(0, E.NUM_FACES, size=(needy, E.NUM_DICE)) if needy else _NO_FACES
+            needy = _chance_round(self.states, faces, self.obs, self.masks)
+            if not needy:
+                return
 
 
-class BatchedExtra:
+class BatchedExtra(BatchedFace):
     """B games of Extra!, every seat observed; every seat that must decide does so in the same step.
 
     ``reset(seed)`` -> ``(obs (B, P, D) float32, masks (B, P, 45) int8, info)``, seat s's view in ``obs[:, s]``
@@ -219,35 +236,17 @@ class BatchedExtra:
         **config_overrides: Any,
     ) -> None:
         self.config = validate_config(ExtraConfig, config, **config_overrides)
-        self._core = ExtraBatchCore(num_envs, self.config, seed)
+        self._core = ExtraBatchCore(num_envs, self.config, seed, fresh_obs=copy)
         self.num_envs = self._core.num_envs
         self.num_players = self.config.num_players
         self.observation_size = self._core.obs_dim
         self.num_actions = E.NUM_ACTIONS
         self.copy = copy
 
-    @property
-    def rng(self) -> Any:
-        """The chance source: anything with ``integers(0, 6, size=(n, 5))`` (a NumPy Generator by default)."""
-        return self._core.rng
-
-    @rng.setter
-    def rng(self, source: Any) -> None:
-        if not callable(getattr(source, "integers", None)):
-            raise TypeError(f"rng must have an integers(low, high, size) method, got {type(source).__name__}")
-        self._core.rng = source
-
-    @property
-    def states(self) -> np.ndarray:
-        """The engine states (B, STATE_SIZE), read-only view (change them only through ``step``)."""
-        view = self._core.states.view()
-        view.flags.writeable = False
-        return view
-
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         """Start all B games; ``seed`` reseeds the chance stream (later resets and restarts continue it)."""
         self._core.reset(seed)
-        return self._out(self._core.obs), self._out(self._core.masks), {}
+        return self._core.obs, self._out(self._core.masks), {}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         core = self._core
@@ -261,7 +260,7 @@ class BatchedExtra:
         }
         truncated = np.zeros_like(core.finished)
         return (
-            self._out(core.obs),
+            core.obs,  # a new array each step when copying (fresh_obs), else the buffer
             self._out(core.masks),
             self._out(core.rewards),
             core.finished.copy(),
@@ -272,14 +271,9 @@ class BatchedExtra:
     def legal_actions(self, game: int, seat: int = 0) -> list[int]:
         return np.flatnonzero(self._core.masks[game, seat]).tolist()
 
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        return array.copy() if self.copy else array
-
 
 def final_scores(states: np.ndarray, num_players: int) -> np.ndarray:
     """(k, P) scores of k engine states (the engine's ``score``)."""
     out = np.zeros((states.shape[0], num_players), dtype=np.int64)
-    for k in range(states.shape[0]):
-        for s in range(num_players):
-            out[k, s] = E.score(states[k], s)
+    _scores(np.ascontiguousarray(states, dtype=np.int32), out)
     return out

@@ -138,77 +138,124 @@ def apply_chance(state: np.ndarray, faces: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def must_act(state: np.ndarray, seat: int) -> bool:
-    """True when ``seat`` still has to decide on the current throw."""
-    if state[PHASE] != PHASE_DECIDE or seat < 0 or seat >= state[NUM_PLAYERS]:
-        return False
-    base = PLAYERS + seat * PLAYER_SIZE
-    return state[base + P_DONE] == 0 and state[base + P_PENDING] < 0
+    """True when ``seat`` still has to decide on the current throw.
+
+    Written with ``&`` and a clamped index instead of short-circuit ``and``/``or``: in the batched loops that
+    form compiled to code over ten times slower (measured), and this is called for every seat every step.
+    """
+    inside = (seat >= 0) & (seat < state[NUM_PLAYERS])
+    base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
+    return inside & (state[PHASE] == PHASE_DECIDE) & (state[base + P_DONE] == 0) & (state[base + P_PENDING] < 0)
+
+
+@njit(cache=True, inline="always")
+def _chart(state: np.ndarray, base: int) -> tuple[int, bool]:
+    """(EXTRA numbers written, whether the throw holds one of them) for the seat block at ``base``."""
+    present = 0  # bit f set: some die shows f pips (bit 0 never: 0 means "no number")
+    for i in range(NUM_DICE):
+        present |= 1 << state[DICE + i]
+    written = 0
+    held = 0
+    for j in range(NUM_COLUMNS):
+        number = state[base + P_NUMBER + j]
+        written += number != 0
+        held |= (present >> number) & 1
+    return written, held != 0
+
+
+@njit(cache=True, inline="always")
+def _number_column(state: np.ndarray, base: int, value: int) -> int:
+    """The column whose EXTRA number is ``value``, -1 if none (no branches: the batched loops call it a lot)."""
+    column = -1
+    for j in range(NUM_COLUMNS):
+        column = j if state[base + P_NUMBER + j] == value else column
+    return column
+
+
+@njit(cache=True, inline="always")
+def _other_rule(written: int, held: bool) -> int:
+    """The rule for a fifth die that is not an EXTRA number, given the seat's ``_chart``."""
+    return RULE_ANY_EMPTY if written < NUM_COLUMNS else (RULE_NOT_ALLOWED if held else RULE_LUCKY)
 
 
 @njit(cache=True, inline="always")
 def extra_rule(state: np.ndarray, seat: int, fifth: int) -> int:
     """What the EXTRA chart demands if die ``fifth`` is the fifth die: a column 0..2, or a RULE_* code."""
     base = PLAYERS + seat * PLAYER_SIZE
-    value = state[DICE + fifth]
-    written = 0
-    held = False
-    column = -1
-    for j in range(NUM_COLUMNS):
-        number = state[base + P_NUMBER + j]
-        if number != 0:
-            written += 1
-            if number == value:
-                column = j
-            for i in range(NUM_DICE):
-                if state[DICE + i] == number:
-                    held = True
-    if column >= 0:
-        return column
-    if written < NUM_COLUMNS:
-        return RULE_ANY_EMPTY
-    return RULE_NOT_ALLOWED if held else RULE_LUCKY
+    column = _number_column(state, base, state[DICE + fifth])
+    written, held = _chart(state, base)
+    other = _other_rule(written, held)
+    return column if column >= 0 else other
 
 
 @njit(cache=True, inline="always")
-def _column_allowed(state: np.ndarray, base: int, rule: int, column: int) -> bool:
-    if rule == RULE_NOT_ALLOWED:
-        return False
-    if rule == RULE_LUCKY:
-        return column == 0
-    if rule == RULE_ANY_EMPTY:
-        return state[base + P_NUMBER + column] == 0
-    return column == rule
+def _other_columns(state: np.ndarray, base: int) -> int:
+    """The columns ``_other_rule`` allows, as bits (column c: bit c); a lucky guy's "no column" is column 0.
+
+    Selects, not an if-chain: the rule varies from game to game, so branches on it are mispredicted.
+    """
+    written, held = _chart(state, base)
+    rule = _other_rule(written, held)
+    empty = 0
+    for j in range(NUM_COLUMNS):
+        empty |= (state[base + P_NUMBER + j] == 0) << j
+    return empty if rule == RULE_ANY_EMPTY else (1 if rule == RULE_LUCKY else 0)
+
+
+@njit(cache=True, inline="always")
+def _allowed_columns(state: np.ndarray, base: int, value: int, other: int) -> int:
+    """Columns allowed (bits) for a fifth die showing ``value``; ``other`` = ``_other_columns`` of the seat."""
+    column = _number_column(state, base, value)
+    return (1 << column) if column >= 0 else other
+
+
+def _build_mask_pattern() -> np.ndarray:
+    """_MASK_PATTERN[columns] = the 9 mask entries (3 * pairing + column) of one fifth die whose allowed
+    columns are the bits of ``columns``: every pairing goes with every allowed column."""
+    table = np.zeros((1 << NUM_COLUMNS, NUM_PAIRINGS * NUM_COLUMNS), dtype=np.int8)
+    for columns in range(1 << NUM_COLUMNS):
+        for p in range(NUM_PAIRINGS):
+            for c in range(NUM_COLUMNS):
+                table[columns, 3 * p + c] = (columns >> c) & 1
+    return table
+
+
+_MASK_PATTERN = _build_mask_pattern()
 
 
 @njit(cache=True, inline="always")
 def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
-    """Write ``seat``'s action mask (all zero unless the seat must decide now)."""
-    mask[:] = 0
-    if not must_act(state, seat):
-        return
-    base = PLAYERS + seat * PLAYER_SIZE
+    """Write ``seat``'s action mask (all zero unless the seat must decide now).
+
+    Shaped for the batched engine, which calls it for every seat of every game each step (measured 4x faster
+    than the plain form): no early return or slice fill, the columns of a die that is not an EXTRA number
+    worked out once per seat, each die's 9 entries copied from a table.
+    """
+    act = must_act(state, seat)
+    base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
+    other = _other_columns(state, base)
     for e in range(NUM_DICE):
-        rule = extra_rule(state, seat, e)
-        for c in range(NUM_COLUMNS):
-            if _column_allowed(state, base, rule, c):
-                for p in range(NUM_PAIRINGS):
-                    mask[9 * e + 3 * p + c] = 1
+        columns = _allowed_columns(state, base, state[DICE + e], other) if act else 0
+        for k in range(NUM_PAIRINGS * NUM_COLUMNS):
+            mask[9 * e + k] = _MASK_PATTERN[columns, k]
 
 
 @njit(cache=True, inline="always")
 def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
-    if action < 0 or action >= NUM_ACTIONS or not must_act(state, seat):
-        return False
-    rule = extra_rule(state, seat, action // 9)
-    return _column_allowed(state, PLAYERS + seat * PLAYER_SIZE, rule, action % 3)
+    """Branch-free like ``must_act`` (indices clamped, the verdict masked): the batched engine checks every
+    action of every step."""
+    inside = (action >= 0) & (action < NUM_ACTIONS)
+    a = min(max(action, 0), NUM_ACTIONS - 1)
+    base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
+    columns = _allowed_columns(state, base, state[DICE + a // 9], _other_columns(state, base))
+    return inside & must_act(state, seat) & (((columns >> (a % 3)) & 1) == 1)
 
 
 @njit(cache=True, inline="always")
 def _check_row(state: np.ndarray, base: int, total: int) -> None:
     """One check in row ``total`` (2..12) in its first empty box; a full row takes nothing."""
     r = total - MIN_SUM
-    if state[base + P_ROWS + r] < state[MINUS + r] + 1 + NUM_FACTORS:
-        state[base + P_ROWS + r] += 1
+    state[base + P_ROWS + r] += state[base + P_ROWS + r] < state[MINUS + r] + 1 + NUM_FACTORS
 
 
 @njit(cache=True, inline="always")
@@ -334,29 +381,81 @@ def observation_bound(penalty: int, points: tuple[int, ...]) -> float:
     return float(max(1.0, row, total))
 
 
+# 1 / k: a product with it, rounded to float32, equals the float32-rounded quotient for the small integers
+# divided here (their quotients are never within double rounding error of a float32 rounding boundary), and
+# it avoids a division per slot.
+_RECIPROCAL = 1.0 / np.arange(1, 64, dtype=np.float64)
+
+
+@njit(cache=True, inline="always")
+def _encode_block(state: np.ndarray, seat: int, out: np.ndarray, row: int, o: int) -> None:
+    """Seat ``seat``'s PLAYER_OBS slots at ``out[row, o:]``; every slot is written (no zeroing pass).
+
+    ``row_score`` written without branches (they are unpredictable over random games); same values.
+    """
+    base = PLAYERS + seat * PLAYER_SIZE
+    penalty = state[PENALTY]
+    total = 0
+    for r in range(NUM_ROWS):
+        checks = state[base + P_ROWS + r]
+        minus = state[MINUS + r]
+        over = checks - minus - 1  # factor reached; < 0 inside the minus zone
+        value = state[POINTS + r] * over if over >= 0 else -penalty
+        value = value if checks != 0 else 0
+        total += value
+        out[row, o + PO_ROW_CHECKS + r] = checks * _RECIPROCAL[minus + NUM_FACTORS]  # / (minus + 1 + NUM_FACTORS)
+        out[row, o + PO_ROW_VALUE + r] = value * (1.0 / 500.0)
+    for j in range(NUM_COLUMNS):
+        number = state[base + P_NUMBER + j]
+        for k in range(NUM_FACES + 1):
+            out[row, o + PO_EXTRA_NUMBER + 7 * j + k] = 1.0 if k == number else 0.0
+        out[row, o + PO_EXTRA_CHECKS + j] = state[base + P_CHECKS + j] * _RECIPROCAL[state[COLUMN_LENGTH + j] - 1]
+    out[row, o + PO_DONE] = state[base + P_DONE]
+    out[row, o + PO_SCORE] = total / 1000.0
+
+
+@njit(cache=True, inline="always")
+def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int) -> None:
+    """Seat views ``first..last-1`` into rows ``0..`` of the 2-D ``out`` (one 2-D array: no per-seat views).
+
+    The views share everything but the to-act flag and the seat order, so each seat block is encoded once
+    (into the first view) and copied rotated into the others.
+    """
+    n = state[NUM_PLAYERS]
+    shown = state[PHASE] == PHASE_DECIDE
+    for i in range(NUM_DICE):
+        face = state[DICE + i] - 1
+        for f in range(NUM_FACES):
+            out[0, OBS_DICE + NUM_FACES * i + f] = 1.0 if shown & (f == face) else 0.0
+    out[0, OBS_TO_ACT] = 1.0 if must_act(state, first) else 0.0
+    out[0, OBS_ROUND] = min(state[ROUND], 100) / 100.0
+    for rel in range(n):
+        _encode_block(state, (first + rel) % n, out, 0, OBS_PLAYERS + rel * PLAYER_OBS)
+    for seat in range(first + 1, last):
+        row = seat - first
+        for k in range(OBS_PLAYERS):
+            out[row, k] = out[0, k]
+        out[row, OBS_TO_ACT] = 1.0 if must_act(state, seat) else 0.0
+        for rel in range(n):
+            src = OBS_PLAYERS + ((seat - first + rel) % n) * PLAYER_OBS
+            dst = OBS_PLAYERS + rel * PLAYER_OBS
+            for k in range(PLAYER_OBS):
+                out[row, dst + k] = out[0, src + k]
+
+
 @njit(cache=True, inline="always")
 def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     """The game as seen from ``seat``: the throw, then own sheet first, opponents in relative seat order.
 
     Choices recorded this round but not yet resolved are not visible (the decisions are simultaneous).
     """
-    out[:] = 0.0
-    n = state[NUM_PLAYERS]
-    if state[PHASE] == PHASE_DECIDE:
-        for i in range(NUM_DICE):
-            out[OBS_DICE + NUM_FACES * i + state[DICE + i] - 1] = 1.0
-    out[OBS_TO_ACT] = 1.0 if must_act(state, seat) else 0.0
-    out[OBS_ROUND] = min(state[ROUND], 100) / 100.0
-    for rel in range(n):
-        s = (seat + rel) % n
-        base = PLAYERS + s * PLAYER_SIZE
-        o = OBS_PLAYERS + rel * PLAYER_OBS
-        for r in range(NUM_ROWS):
-            checks = state[base + P_ROWS + r]
-            out[o + PO_ROW_CHECKS + r] = checks / (state[MINUS + r] + 1 + NUM_FACTORS)
-            out[o + PO_ROW_VALUE + r] = row_score(state, r, checks) / 500.0
-        for j in range(NUM_COLUMNS):
-            out[o + PO_EXTRA_NUMBER + 7 * j + state[base + P_NUMBER + j]] = 1.0
-            out[o + PO_EXTRA_CHECKS + j] = state[base + P_CHECKS + j] / state[COLUMN_LENGTH + j]
-        out[o + PO_DONE] = state[base + P_DONE]
-        out[o + PO_SCORE] = score(state, s) / 1000.0
+    _encode_views(state, out.reshape((1, out.shape[0])), seat, seat + 1)
+
+
+@njit(cache=True, inline="always")
+def encode_observations(state: np.ndarray, out: np.ndarray) -> None:
+    """``encode_observation`` of every seat into ``out[seat]`` (2-D; rows ``>= num_players`` untouched).
+
+    Why: the batched engine observes every seat every step; this encodes each seat block once.
+    """
+    _encode_views(state, out, 0, state[NUM_PLAYERS])

@@ -18,10 +18,7 @@ import numpy as np
 from gymnasium.utils import EzPickle
 from pettingzoo import ParallelEnv
 
-from envs.common.dice import DiceSource
-
 from . import engine as E
-from .config import ExtraConfig
 from .table import ExtraTable
 
 __all__ = ["parallel_env"]
@@ -31,16 +28,6 @@ class parallel_env(ExtraTable, ParallelEnv, EzPickle):
     """Extra! for 1-6 players with simultaneous decisions; see README.md for every slot and id."""
 
     metadata = {**ExtraTable.metadata, "is_parallelizable": True}
-
-    def __init__(
-        self,
-        config: ExtraConfig | dict[str, Any] | None = None,
-        dice: DiceSource | None = None,
-        render_mode: str | None = None,
-        **config_overrides: Any,
-    ) -> None:
-        EzPickle.__init__(self, config, dice, render_mode, **config_overrides)
-        self._setup(config, dice, render_mode, **config_overrides)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

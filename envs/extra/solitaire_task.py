@@ -11,19 +11,17 @@ README.md). Chance: one generator seeded by ``reset(seed)``; a 1-game vec env re
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pydantic import Field
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from envs.common.batching import LegalDiscrete
 from envs.common.config import GameConfig, validate_config
 from envs.common.dice import DiceSource
-from envs.common.vec_env import MaskedVecEnv
+from envs.common.vec_env import BatchedTaskVecEnv
 
 from . import engine as E
 from .batched import ExtraBatchCore, final_scores
@@ -68,8 +66,6 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
         **config_overrides: Any,
     ) -> None:
         self.task_config = validate_config(SolitaireConfig, config, **config_overrides)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of None, {self.metadata['render_modes']}")
         self._injected = dice is not None
         self._setup(self.task_config.game_config(), dice, render_mode)
         self.observation_space = _spaces(self.config)
@@ -123,7 +119,7 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
         return info
 
 
-class ExtraSolitaireVecEnv(MaskedVecEnv):
+class ExtraSolitaireVecEnv(BatchedTaskVecEnv):
     """N solitaire games stepped together in numba (the batched engine); finished games restart at once.
 
     SB3 conventions: ``step`` -> obs (N, 80), rewards (N,) (final score / 100 when a game ends, else 0),
@@ -140,49 +136,19 @@ class ExtraSolitaireVecEnv(MaskedVecEnv):
         **config_overrides: Any,
     ) -> None:
         self.config = validate_config(SolitaireConfig, config, **config_overrides)
-        self._core = ExtraBatchCore(num_envs, self.config.game_config(), seed)
-        self.render_mode = None
-        self._lengths = np.zeros(self._core.num_envs, dtype=np.int64)
-        self._t0 = time.time()
-        super().__init__(self._core.num_envs, _spaces(self._core.config), spaces.Discrete(E.NUM_ACTIONS))
+        core = ExtraBatchCore(num_envs, self.config.game_config(), seed)
+        self._init_core(core, _spaces(core.config), spaces.Discrete(E.NUM_ACTIONS))
 
-    @property
-    def engine_states(self) -> np.ndarray:
-        """The engine states (N, STATE_SIZE), read-only view."""
-        view = self._core.states.view()
-        view.flags.writeable = False
-        return view
+    def step_async(self, actions: np.ndarray) -> None:
+        """Actions (N,) or (N, 1) (one seat)."""
+        actions = np.asarray(actions)
+        super().step_async(actions[:, 0] if actions.shape == (self.num_envs, 1) else actions)
 
-    def reset(self) -> np.ndarray:
-        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
-        self._core.reset(self._seeds[0])
-        self._reset_seeds()
-        self._lengths[:] = 0
-        self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self._core.obs[:, 0].copy()
-
-    def step_wait(self) -> VecEnvStepReturn:
-        if self._actions is None:
-            raise RuntimeError("step_wait() without step_async(actions)")
-        actions, self._actions = np.asarray(self._actions), None
-        if actions.shape == (self.num_envs, 1):
-            actions = actions[:, 0]
-        core = self._core
-        ended = core.step(actions)
-        self._lengths += 1
-        rewards = core.rewards[:, 0].copy()
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        elapsed = round(time.time() - self._t0, 6)
-        scores = final_scores(core.final_states[ended], 1)[:, 0]
-        for k, i in enumerate(ended.tolist()):
-            infos[i] = {
-                "terminal_observation": core.final_obs[i, 0].copy(),
-                "TimeLimit.truncated": False,
-                "score": int(scores[k]),
-                "episode": {"r": float(rewards[i]), "l": int(self._lengths[i]), "t": elapsed},
-            }
-        self._lengths[ended] = 0
-        return core.obs[:, 0].copy(), rewards, core.done != 0, infos
+    def _obs(self) -> np.ndarray:
+        return self._core.obs[:, 0]
 
     def _masks(self) -> np.ndarray:
         return self._core.masks[:, 0]
+
+    def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
+        return [{"score": int(score)} for score in final_scores(self._core.final_states[ended], 1)[:, 0]]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+from gymnasium.utils import EzPickle
 from numba import njit
 
 from envs.common.config import validate_config
-from envs.common.dice import DiceSource, SeededDice
+from envs.common.dice import DiceSource
+from envs.common.table import DiceTable, coerce_action, reseed
 
 from . import engine as E
 from .config import ExtraConfig
@@ -58,43 +58,34 @@ def _act(state: np.ndarray, seat: int, action: int) -> int:
     return E.apply_action(state, seat, action)
 
 
-class ExtraTable:
-    """Engine state plus everything both faces need around it."""
+class ExtraTable(DiceTable):
+    """Engine state plus everything both faces need around it (the game-independent part: ``DiceTable``)."""
 
     metadata = METADATA
+    _engine = E
+    _game_name = "Extra!"
+    _observe_into = staticmethod(_observe)
+    _render_ansi = staticmethod(render_ansi)
+    _render_rgb = staticmethod(render_rgb)
+
+    def __init__(
+        self,
+        config: ExtraConfig | dict[str, Any] | None = None,
+        dice: DiceSource | None = None,
+        render_mode: str | None = None,
+        **config_overrides: Any,
+    ) -> None:
+        """The PettingZoo faces' constructor (pickled by its arguments)."""
+        EzPickle.__init__(self, config, dice, render_mode, **config_overrides)
+        self._setup(config, dice, render_mode, **config_overrides)
 
     def _setup(
         self, config: ExtraConfig | dict[str, Any] | None, dice: DiceSource | None, render_mode: str | None, **kw: Any
     ) -> None:
-        self.config = validate_config(ExtraConfig, config, **kw)
-        if render_mode is not None and render_mode not in METADATA["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of None, {METADATA['render_modes']}")
-        self.render_mode = render_mode
-        if dice is None:
-            dice = SeededDice(faces=E.NUM_FACES, block=E.NUM_DICE, seed=None)
-        elif not isinstance(dice, DiceSource):
-            raise TypeError(f"dice must have a roll(n) method (a DiceSource), got {type(dice).__name__}")
-        if isinstance(dice, SeededDice) and (dice.faces != E.NUM_FACES or dice.block < E.NUM_DICE):
-            raise ValueError(f"SeededDice for Extra! needs faces=6 and block>=5, got {dice.faces}, {dice.block}")
-        self.dice = dice
-        self._trusted_dice = isinstance(dice, SeededDice)
-
-        cfg = self.config
+        cfg = validate_config(ExtraConfig, config, **kw)
         sheet = cfg.sheet
-        n = cfg.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self._obs_size = E.observation_size(n)
         bound = E.observation_bound(sheet.penalty, sheet.points)
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-bound, bound, (self._obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (E.NUM_ACTIONS,), np.int8),
-            }
-        )
-        act_space = spaces.Discrete(E.NUM_ACTIONS)
-        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
-        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self._setup_table(cfg, dice, render_mode, (-bound, bound))
         self._reward_mode = cfg.reward_mode
         self._sheet_args = (
             int(cfg.children),
@@ -103,52 +94,15 @@ class ExtraTable:
             np.asarray(sheet.points, dtype=np.int32),
             np.asarray(sheet.extra_columns, dtype=np.int32),
         )
-        self.engine_state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-        self._has_reset = False
-        self.agents: list[str] = []
-
-    # --- spaces and observations
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs = np.empty(self._obs_size, dtype=np.float32)
-        mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
-        _observe(self.engine_state, self._seat[agent], obs, mask)
-        return {"observation": obs, "action_mask": mask}
 
     # --- engine plumbing
 
     def _new_game(self, seed: int | None) -> None:
         """Reseed (so this and every later unseeded reset are reproducible), init, throw."""
-        if seed is not None:
-            reseed = getattr(self.dice, "seed", None)
-            if reseed is not None:
-                reseed(seed)
+        reseed(self.dice, seed)
         E.init_state(self.engine_state, self.config.num_players, *self._sheet_args)
-        self._resolve_chance()
+        self._resolve_chance(E.dice_needed(self.engine_state))
         self._has_reset = True
-
-    def _resolve_chance(self) -> None:
-        """One ``dice.roll(5)`` per pending throw."""
-        k = E.dice_needed(self.engine_state)
-        while k > 0:
-            faces = self.dice.roll(k)
-            if not self._trusted_dice:
-                faces = self._check_faces(faces, k)
-            E.apply_chance(self.engine_state, faces)
-            k = E.dice_needed(self.engine_state)
-
-    @staticmethod
-    def _check_faces(faces: Any, k: int) -> np.ndarray:
-        arr = np.asarray(faces)
-        if arr.shape != (k,) or arr.dtype.kind not in "iu" or (k and (arr.min() < 0 or arr.max() >= E.NUM_FACES)):
-            raise ValueError(f"the dice source must return {k} integer faces in 0..{E.NUM_FACES - 1}, got {faces!r}")
-        return arr.astype(np.int64)
 
     def _play(self, seat: int, action: int) -> bool:
         """Record a checked legal choice; resolve the next throw if the round ended. True if it ended."""
@@ -156,7 +110,7 @@ class ExtraTable:
         if resolved < 0:
             raise AssertionError("unreachable: the action was checked legal")
         if resolved:
-            self._resolve_chance()
+            self._resolve_chance(E.dice_needed(self.engine_state))
         return bool(resolved)
 
     def _finished(self, seat: int) -> bool:
@@ -184,24 +138,7 @@ class ExtraTable:
 
     @staticmethod
     def _coerce_action(action: Any) -> int:
-        """Accept ints and NumPy integer scalars / 0-d arrays in range; anything else is a clear error."""
-        if type(action) is int and 0 <= action < E.NUM_ACTIONS:
-            return action
-        if isinstance(action, bool | np.bool_):
-            raise TypeError(f"action must be an int 0..{E.NUM_ACTIONS - 1}, got a bool ({action!r})")
-        if isinstance(action, int | np.integer):
-            value = int(action)
-        elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-            value = int(action)
-        else:
-            shape = f" of shape {action.shape} and dtype {action.dtype}" if isinstance(action, np.ndarray) else ""
-            raise TypeError(
-                f"action must be an int 0..{E.NUM_ACTIONS - 1} (Python int, NumPy integer scalar or 0-d integer "
-                f"array), got {type(action).__name__}{shape}: {action!r}"
-            )
-        if not 0 <= value < E.NUM_ACTIONS:
-            raise ValueError(f"action {value} is out of range: {ACTION_HELP}")
-        return value
+        return coerce_action(action, E.NUM_ACTIONS, ACTION_HELP)
 
     def _check_legal(self, agent: str, action: int) -> None:
         """Raise a ValueError naming the action, why it is illegal, and the legal ids."""
@@ -233,22 +170,3 @@ class ExtraTable:
             f"illegal action {action} ({describe_action(action, dice)}) for {agent}: {why}. "
             f"Legal action ids: {np.flatnonzero(mask).tolist()}"
         )
-
-    # --- rendering
-
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the constructor")
-            return None
-        if not self._has_reset:
-            raise RuntimeError("render() before reset(): call reset() first")
-        if self.render_mode == "rgb_array":
-            return render_rgb(self.engine_state)
-        text = render_ansi(self.engine_state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        """Nothing to release: rendering draws off-screen."""
