@@ -249,7 +249,8 @@ def overall_win_rates(game_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _cell(value: Any) -> str:
     if isinstance(value, float | np.floating):
-        return f"{value:,.1f}" if abs(value) >= 100 else f"{value:.4f}"
+        digits = 4 if abs(value) < 10 else 2 if abs(value) < 1000 else 0
+        return f"{value:,.{digits}f}"
     return str(value)
 
 

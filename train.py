@@ -93,7 +93,7 @@ def latest_checkpoint(checkpoint_dir: Path) -> tuple[Path, int] | None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("config", type=Path, help="YAML recipe in configs/")
-    parser.add_argument("--fresh", action="store_true", help="ignore existing checkpoints and start over")
+    parser.add_argument("--fresh", action="store_true", help="delete this run's checkpoints and start over")
     parser.add_argument("--total-timesteps", type=int, help="override training.total_timesteps")
     parser.add_argument("--output-dir", help="override training.output_dir")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
@@ -129,6 +129,12 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True) -> in
     (out / "config.yaml").write_text(yaml.safe_dump(recipe.model_dump(), sort_keys=False))
 
     env = make_training_env(recipe.task.id, recipe.task.config, recipe.task.num_envs, recipe.training.seed)
+    if fresh:  # an old run's checkpoints would otherwise be what a later resume picks up
+        stale = list(checkpoints.glob("model_*_steps.zip"))
+        for path in stale:
+            path.unlink()
+        if stale:
+            print(f"--fresh: removed {len(stale)} old checkpoints from {checkpoints}")
     resume = None if fresh else latest_checkpoint(checkpoints)
     if resume:
         path, done_steps = resume

@@ -1,8 +1,7 @@
 """Throughput of Extra!'s faces against PettingZoo's connect_four_v3, from one run.
 
 Usage: ``python bench/bench_extra.py [--seconds 3] [--batch 4096] [--players 2] [--cpu N | --no-pin]``;
-``python bench/bench_extra.py --scores [--games 100000] [--expectimax-games 20000]`` measures instead the agents'
-mean solitaire scores with 95% CIs (batched engine, seed 2024).
+the agents' mean solitaire scores are an evaluation: ``python evaluate.py configs/eval_extra_solitaire.yaml``.
 
 What a "step" is: one decision played, as in bench_easy_come_easy_go.py: one player's action in one game
 (connect_four and ``extra_v0.env()``: one ``env.step`` with an action). ``parallel_env()`` and the batched engine
@@ -70,47 +69,11 @@ def batched_steps_per_second(batch: int, players: int, seconds: float, seed: int
     return decisions / elapsed, calls * batch / elapsed
 
 
-def solitaire_scores(agent: object, games: int, batch: int = 4096, seed: int = 2024) -> np.ndarray:
-    """Final scores of ``games`` solitaire games of ``agent``, played in the vectorised solitaire env."""
-    from envs.extra.solitaire_task import ExtraSolitaireVecEnv
-
-    venv = ExtraSolitaireVecEnv(min(batch, games), seed=seed)
-    obs, scores = venv.reset(), []
-    while len(scores) < games:
-        obs, _, dones, infos = venv.step(agent.act_batch(obs, venv.action_masks()))
-        scores += [infos[i]["score"] for i in np.flatnonzero(dones)]
-    return np.asarray(scores[:games])
-
-
-def print_scores(games: int, expectimax_games: int) -> None:
-    from agents import make_agent
-    from agents.stats import mean_ci
-
-    print(f"{'agent':<18}{'games':>9}{'mean score':>12}{'95% CI':>9}{'median':>8}{'P(>=0)':>8}{'seconds':>9}")
-    for name in ("random", "extra_greedy", "extra_planner", "extra_expectimax"):
-        n = expectimax_games if name == "extra_expectimax" else games
-        agent = make_agent(name, seed=0) if name == "random" else make_agent(name)
-        start = time.perf_counter()
-        scores = solitaire_scores(agent, n)
-        mean, half = mean_ci(scores)
-        print(
-            f"{name:<18}{n:>9,}{mean:>12.1f}{half:>8.1f}{np.median(scores):>9.0f}{(scores >= 0).mean():>8.3f}"
-            f"{time.perf_counter() - start:>9.0f}",
-            flush=True,
-        )
-
-
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--players", type=int, default=2, help="players per game (1..6)")
-    p.add_argument("--scores", action="store_true", help="measure the agents' solitaire scores instead")
-    p.add_argument("--games", type=int, default=100_000, help="--scores: games per agent")
-    p.add_argument("--expectimax-games", type=int, default=20_000, help="--scores: games of extra_expectimax")
     args = p.parse_args(argv)
     pin(args)
-    if args.scores:
-        print_scores(args.games, args.expectimax_games)
-        return 0
 
     from envs import extra_v0
 

@@ -8,22 +8,18 @@ import pytest
 
 from agents import make_agent
 from agents.extra import ExpectimaxAgent, GreedyAgent, PlannerAgent, decode_sheet, num_players_of
+from agents.extra.evaluation import play_extra
 from agents.random_agent import RandomAgent, sample_masked
 from agents.stats import mean_ci
 from envs.extra import engine as E
 from envs.extra.batched import BatchedExtra
-from envs.extra.solitaire_task import ExtraSolitaireVecEnv
 
 AGENTS = [GreedyAgent(), PlannerAgent(), ExpectimaxAgent()]
 
 
 def _solitaire_scores(agent, games: int, seed: int, batch: int = 512) -> np.ndarray:
-    venv = ExtraSolitaireVecEnv(min(batch, games), seed=seed)
-    obs, scores = venv.reset(), []
-    while len(scores) < games:
-        obs, _, dones, infos = venv.step(agent.act_batch(obs, venv.action_masks()))
-        scores += [infos[i]["score"] for i in np.flatnonzero(dones)]
-    return np.asarray(scores[:games])
+    result = play_extra(np.zeros((games, 1), dtype=np.int64), [agent], seed=seed, batch_size=batch)
+    return result["scores"][:, 0]
 
 
 def test_decode_sheet_reads_the_engine_state() -> None:

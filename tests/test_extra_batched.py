@@ -21,7 +21,8 @@ def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 @pytest.mark.parametrize(
     ("seed", "kwargs"),
     [(0, {"num_players": 1}), (3, {"num_players": 2}), (7, {"num_players": 4, "reward": "score"}),
-     (11, {"num_players": 3, "children": True, "sheet": {"extra_columns": [3, 4, 2]}})],
+     (11, {"num_players": 3, "children": True, "sheet": {"extra_columns": [3, 4, 2]}}),
+     (5, {"num_players": 3, "reward": "score", "shaping": True}), (2, {"num_players": 1, "shaping": True})],
 )  # fmt: skip
 def test_one_game_batch_plays_the_same_games_as_the_parallel_env(seed: int, kwargs: dict) -> None:
     env = parallel_env(**kwargs)
@@ -147,6 +148,41 @@ def test_finished_seats_are_ignored_and_scores_are_the_engines() -> None:
             scores = info["final_scores"][k]
             assert all(E.score(info["final_state"][k], s) == scores[s] for s in range(3))
     assert seen_finished > 100
+
+
+def test_shaped_rewards_sum_to_each_seats_final_score() -> None:
+    batch = BatchedExtra(256, num_players=3, reward="score", shaping=True, seed=4)
+    obs, masks, _ = batch.reset()
+    rng = np.random.default_rng(4)
+    returns = np.zeros((256, 3))
+    ended = 0
+    for _ in range(150):
+        acting = masks.any(axis=2)
+        before = np.array([[E.score(batch.states[b], s) for s in range(3)] for b in range(256)])
+        actions = _random_actions(masks, rng)
+        shown = np.take_along_axis(obs[:, :, E.OBS_GAINS : E.OBS_GAINS + 45], np.maximum(actions, 0)[..., None], 2)
+        obs, masks, rewards, terminated, _, info = batch.step(actions)
+        np.testing.assert_allclose(np.where(acting, shown[..., 0], 0.0), rewards, atol=1e-6)  # gain slots = reward
+        after = np.array([[E.score(batch.states[b], s) for s in range(3)] for b in range(256)])
+        after[info["ended"]] = info["final_scores"]
+        np.testing.assert_array_equal(rewards, ((after - before) / 100).astype(np.float32))
+        assert not rewards[~acting].any()  # a finished seat gets nothing more
+        returns += rewards
+        for k, b in enumerate(info["ended"]):
+            ended += 1
+            np.testing.assert_allclose(returns[b], info["final_scores"][k] / 100, atol=1e-4)
+            returns[b] = 0.0
+    assert ended > 300
+
+
+@pytest.mark.parametrize("kwargs", [{"num_players": 2}, {"num_players": 3, "reward": "win"},
+                                    {"num_players": 1, "reward": "win"}])  # fmt: skip
+def test_shaping_without_the_score_reward_is_rejected(kwargs: dict) -> None:
+    for face in (BatchedExtra, parallel_env):
+        with pytest.raises(ConfigError, match=r"'shaping': true needs reward='score'"):
+            face(2, **kwargs, shaping=True) if face is BatchedExtra else face(**kwargs, shaping=True)
+    with pytest.raises(ConfigError, match="shaping"):
+        BatchedExtra(2, num_players=1, shaping="on")
 
 
 def test_returned_observations_are_fresh_arrays_and_copy_false_returns_the_buffer() -> None:

@@ -65,15 +65,20 @@ def test_spaces_and_observation_layout() -> None:
     env.reset()
     assert env.action_space("player_0").n == 45
     obs = env.observe("player_1")
-    assert obs["observation"].shape == (E.observation_size(3),) == (32 + 48 * 3,)
+    assert obs["observation"].shape == (E.observation_size(3),) == (77 + 48 * 3,)
     assert obs["observation"] in env.observation_space("player_1")["observation"]
     dice_slots = obs["observation"][E.OBS_DICE : E.OBS_DICE + 30].reshape(5, 6)
     assert dice_slots.argmax(axis=1).tolist() == [0, 1, 1, 2, 4] and dice_slots.sum() == 5
     # Everyone still has to decide on this throw (player_0 is asked first): flag and mask say so.
     assert obs["observation"][E.OBS_TO_ACT] == 1.0 and obs["action_mask"].sum() == 45
+    # Each action's score change: two new rows (-200 each), except pairs 1+3 and 2+2 (fifth die 4, pairing 2):
+    # two checks in row 4, still -200.
+    gains = obs["observation"][E.OBS_GAINS : E.OBS_GAINS + 45]
+    assert gains.tolist() == [-4.0] * 42 + [-2.0] * 3
     env.step(0)
     after = env.observe("player_0")
     assert after["observation"][E.OBS_TO_ACT] == 0.0 and after["action_mask"].sum() == 0
+    assert not after["observation"][E.OBS_GAINS : E.OBS_GAINS + 45].any()  # nothing to choose: no gains shown
 
 
 def test_observation_is_relative_to_the_observer() -> None:
@@ -168,6 +173,20 @@ def test_aec_finished_player_is_terminated_at_once_and_steps_out_at_the_end() ->
 
 
 # --- bad input
+
+
+def test_aec_shaped_score_rewards_sum_to_the_final_scores() -> None:
+    env = raw_env(num_players=3, reward="score", shaping=True)
+    rng = np.random.default_rng(8)
+    for game in range(5):
+        env.reset(seed=game)
+        totals = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            totals[agent] += reward
+            env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        for seat, agent in enumerate(env.possible_agents):
+            assert totals[agent] == pytest.approx(E.score(env.engine_state, seat) / 100)
 
 
 def test_illegal_action_raw_env_names_it_and_the_legal_ones_state_unchanged() -> None:

@@ -60,6 +60,59 @@ def test_scripted_game_reward_is_final_score_over_100() -> None:
         env.step(0)
 
 
+def test_shaping_pays_each_score_change_and_the_game_sums_to_the_final_score() -> None:
+    # The scripted game above, shaped: -3 for the two new rows (-150 each), then row 6 (7 minus boxes) gets two
+    # checks a throw: 3, 5, 7 checks (-150), 9 (x1 = 40), 11 (x3 = 120), 13 (x5 = 200, full), full, full.
+    rolls = [[0, 1, 1, 2, 4]] + [[2, 2, 2, 2, 2]] * 8
+    env = ExtraSolitaireEnv(sheet={"penalty": 150}, shaping=True, dice=ScriptedDice(rolls))
+    env.reset()
+    _, reward, *_ = env.step(E.encode_action(3, 2, 0))
+    assert reward == -3.0
+    rewards = [env.step(0)[1] for _ in range(8)]
+    assert rewards == [0.0, 0.0, 0.0, 1.9, 0.8, 0.8, 0.0, 0.0]
+    assert env.engine_state[E.PLAYERS + E.P_ROWS + 6 - 2] == 13 and sum(rewards) - 3.0 == pytest.approx(0.5)
+
+
+def test_shaped_single_env_rewards_are_score_changes_over_random_games() -> None:
+    env = ExtraSolitaireEnv(shaping=True)
+    rng = np.random.default_rng(5)
+    for game in range(40):
+        _, info = env.reset(seed=game)
+        total, score, terminated = 0.0, 0, False
+        while not terminated:
+            _, reward, terminated, _, info = env.step(int(sample_masked(info["action_mask"][None], rng)[0]))
+            assert reward == pytest.approx((info["score"] - score) / 100)
+            total, score = total + reward, info["score"]
+        assert total == pytest.approx(info["score"] / 100) and score != 0
+
+
+def test_shaped_vec_env_returns_equal_final_scores_and_default_is_unshaped() -> None:
+    num = 64
+    shaped, plain = ExtraSolitaireVecEnv(num, shaping=True, seed=3), ExtraSolitaireVecEnv(num, seed=3)
+    shaped.reset(), plain.reset()
+    rng = np.random.default_rng(3)
+    returns = np.zeros(num)
+    ended = 0
+    for _ in range(120):
+        actions = sample_masked(shaped.action_masks(), rng)
+        before = [E.score(shaped.engine_states[i], 0) for i in range(num)]
+        _, rewards, dones, infos = shaped.step(actions)
+        _, prewards, pdones, pinfos = plain.step(actions)  # same dice, same actions: the same games
+        np.testing.assert_array_equal(dones, pdones)
+        returns += rewards
+        for i in range(num):
+            after = infos[i]["score"] if dones[i] else E.score(shaped.engine_states[i], 0)
+            assert rewards[i] == np.float32((after - before[i]) / 100)
+        for i in np.flatnonzero(dones):
+            ended += 1
+            assert infos[i]["score"] == pinfos[i]["score"]
+            assert returns[i] == pytest.approx(infos[i]["score"] / 100, abs=1e-4)
+            assert infos[i]["episode"]["r"] == pytest.approx(returns[i]) and prewards[i] == pinfos[i]["episode"]["r"]
+            returns[i] = 0.0
+        assert (prewards[~pdones] == 0).all() and rewards[~dones].any()  # off by default: paid only at the end
+    assert ended > 200
+
+
 def test_bad_actions_are_clear_errors_and_change_nothing() -> None:
     env = ExtraSolitaireEnv(dice=ScriptedDice([[0, 1, 2, 3, 4]] * 3 + [[5, 5, 5, 5, 0]] * 2))
     with pytest.raises(RuntimeError, match="reset"):
@@ -84,7 +137,8 @@ def test_bad_actions_are_clear_errors_and_change_nothing() -> None:
 
 
 @pytest.mark.parametrize(("config", "key"), [({"num_players": 2}, "num_players"), ({"children": "no"}, "children"),
-                                            ({"sheet": {"extra_columns": [9, 8]}}, "extra_columns")])  # fmt: skip
+                                            ({"sheet": {"extra_columns": [9, 8]}}, "extra_columns"),
+                                            ({"shaping": "yes"}, "shaping"), ({"shaping": 1}, "shaping")])  # fmt: skip
 def test_bad_configs_name_the_key(config: dict, key: str) -> None:
     with pytest.raises(ConfigError, match=key):
         ExtraSolitaireEnv(config)

@@ -275,7 +275,10 @@ class _SheetAgent(Agent):
         sheet: ExtraSheet | dict[str, Any] | None = None,
         children: bool = False,
         params: tuple[float, ...] | None = None,
+        shaping: bool = False,
     ) -> None:
+        """``shaping`` (a reward knob of the solitaire task's config) changes nothing here; it is accepted so an
+        agent can be built from a task config as is (``GreedyAgent(**task_config)``)."""
         self.sheet = validate_config(ExtraSheet, sheet)
         self.children = bool(children)
         self.params = np.asarray(self.DEFAULTS if params is None else params, dtype=np.float64)

@@ -98,6 +98,7 @@ class BatchedTaskVecEnv(MaskedVecEnv):
         self._core = core
         self.render_mode = None
         self._lengths = np.zeros(core.num_envs, dtype=np.int64)
+        self._returns = np.zeros(core.num_envs, dtype=np.float64)  # episode returns so far (shaped rewards)
         self._t0 = time.time()
         super().__init__(core.num_envs, observation_space, action_space)
 
@@ -117,6 +118,7 @@ class BatchedTaskVecEnv(MaskedVecEnv):
         self._core.reset(self._seeds[0])
         self._reset_seeds()
         self._lengths[:] = 0
+        self._returns[:] = 0.0
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return self._obs().copy()
 
@@ -128,6 +130,7 @@ class BatchedTaskVecEnv(MaskedVecEnv):
         ended = core.step(actions)
         self._lengths += 1
         rewards = core.rewards[:, 0].copy()
+        self._returns += rewards
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         elapsed = round(time.time() - self._t0, 6)
         for i, extra in zip(ended.tolist(), self._final_infos(ended), strict=True):
@@ -135,7 +138,8 @@ class BatchedTaskVecEnv(MaskedVecEnv):
                 "terminal_observation": core.final_obs[i, 0].copy(),
                 "TimeLimit.truncated": False,
                 **extra,
-                "episode": {"r": float(rewards[i]), "l": int(self._lengths[i]), "t": elapsed},
+                "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed},
             }
         self._lengths[ended] = 0
+        self._returns[ended] = 0.0
         return self._obs().copy(), rewards, core.done != 0, infos

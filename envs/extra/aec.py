@@ -52,10 +52,10 @@ class raw_env(ExtraTable, AECBookkeeping, AECEnv, EzPickle):
         if self._play(self._seat[agent], action):
             for a in self.agents:
                 seat = self._seat[a]
-                if self._finished(seat) and not self.terminations[a]:
-                    self.terminations[a] = True
-                    if self._reward_mode == E.REWARD_SCORE:
-                        self.rewards[a] = self._reward(seat)
+                newly = self._finished(seat) and not self.terminations[a]
+                self.terminations[a] = self.terminations[a] or newly
+                if self._reward_mode == E.REWARD_SCORE:
+                    self.rewards[a] = self._step_reward(seat, newly)
             if self._game_over() and self._reward_mode == E.REWARD_WIN:
                 for a in self.agents:
                     self.rewards[a] = self._reward(self._seat[a])

@@ -56,7 +56,7 @@ def _first_illegal(states, actions):
 
 @njit(cache=True)
 def _act(
-    states, actions, mode, children, penalty, minus, points, columns, out_rewards, finished, done, final_obs,
+    states, actions, mode, shaping, children, penalty, minus, points, columns, out_rewards, finished, done, final_obs,
     final_states,
 ):  # fmt: skip
     """Play one round in every game (all actions checked legal by ``_first_illegal``).
@@ -80,8 +80,10 @@ def _act(
             base = E.PLAYERS + s * E.PLAYER_SIZE
             if (state[base + E.P_DONE] == 1) & (state[base + E.P_FINISH_ROUND] == state[E.ROUND]):
                 finished[b, s] = True
-                if mode == E.REWARD_SCORE:
+                if (mode == E.REWARD_SCORE) & (shaping == 0):
                     out_rewards[b, s] = E.final_reward(state, s, mode)
+            if (mode == E.REWARD_SCORE) & (shaping != 0):
+                out_rewards[b, s] = E.shaped_reward(state, s)  # 0 for a seat that did not play this round
         if state[E.PHASE] == E.PHASE_OVER:
             done[b] = 1
             if mode == E.REWARD_WIN:
@@ -144,6 +146,7 @@ class ExtraBatchCore:
             np.asarray(sheet.extra_columns, dtype=np.int32),
         )
         self.mode = config.reward_mode
+        self.shaping = int(config.shaping)
         self.rng: Any = np.random.default_rng(seed)
         self.states = np.zeros((n, E.STATE_SIZE), dtype=np.int32)
         self.obs = np.zeros((n, p, self.obs_dim), dtype=np.float32)
@@ -179,8 +182,8 @@ class ExtraBatchCore:
                 f"Extra! game {b}, seat player_{s}: action {int(actions[b, s])} is illegal; legal actions: {legal}"
             )
         needy = _act(
-            self.states, actions, self.mode, *self._sheet, self.rewards, self.finished, self.done, self.final_obs,
-            self.final_states,
+            self.states, actions, self.mode, self.shaping, *self._sheet, self.rewards, self.finished, self.done,
+            self.final_obs, self.final_states,
         )  # fmt: skip
         self._roll(needy)
         return np.flatnonzero(self.done)
@@ -220,11 +223,12 @@ class BatchedExtra(BatchedFace):
     (the engine's observation, own sheet first). ``step(actions (B, P))`` -> ``(obs, masks, rewards (B, P)
     float32, terminated (B, P) bool, truncated (B, P) bool, info)``. A seat's mask is all zero when it does not
     act (finished); its action is ignored. ``terminated[b, s]``: seat s finished in this step (as the Parallel
-    env reports it); rewards follow the Parallel env (``"score"``: score / 100 to a seat when it finishes;
-    ``"win"``: +-1 to every seat when the game ends). Games that ended are restarted at once: ``info["ended"]``
-    holds their indices, ``info["final_observation"]`` (k, P, D), ``info["final_scores"]`` (k, P),
-    ``info["final_state"]`` (k, STATE_SIZE); the returned obs/masks are those of the new games. ``truncated`` is
-    always False (every game ends). ``copy=False`` returns internal buffers (overwritten by the next step).
+    env reports it); rewards follow the Parallel env (``"score"``: score / 100 to a seat when it finishes, or with
+    ``shaping`` each round's score change / 100; ``"win"``: +-1 to every seat when the game ends). Games that ended
+    are restarted at once: ``info["ended"]`` holds their indices, ``info["final_observation"]`` (k, P, D),
+    ``info["final_scores"]`` (k, P), ``info["final_state"]`` (k, STATE_SIZE); the returned obs/masks are those of
+    the new games. ``truncated`` is always False (every game ends). ``copy=False`` returns internal buffers
+    (overwritten by the next step).
     """
 
     def __init__(

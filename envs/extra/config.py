@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, StrictInt, ValidationInfo, field_validator
+from pydantic import Field, StrictInt, ValidationInfo, field_validator, model_validator
 
 from envs.common.config import GameConfig
 
@@ -54,7 +54,19 @@ class ExtraConfig(GameConfig):
     reward: Literal["win", "score"] | None = Field(
         None, description="'win': +1/-1 at the end; 'score': final score / 100; None: win with 2+ players, else score"
     )
+    shaping: bool = Field(
+        False, description="'score' reward only: each round pays the change of the player's score / 100 (same sum)"
+    )
     sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
+
+    @model_validator(mode="after")
+    def _shaping_needs_score(self) -> ExtraConfig:
+        if self.shaping and self.reward_mode != REWARD_SCORE:
+            raise ValueError(
+                "'shaping': true needs reward='score' (the 'win' reward has no score to shape; with 2+ players "
+                "set reward='score' explicitly)"
+            )
+        return self
 
     @property
     def reward_mode(self) -> int:

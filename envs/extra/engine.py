@@ -81,7 +81,8 @@ P_DONE = 17  # 1 once the seat has finished
 P_PENDING = 18  # this round's choice, -1 while undecided
 P_LAST = 19  # the choice applied in the last resolved round, -1 if none
 P_FINISH_ROUND = 20  # round in which the seat finished, 0 while playing
-PLAYER_SIZE = 21
+P_GAIN = 21  # change of the seat's score in the last resolved round (0 if it did not play that round)
+PLAYER_SIZE = 22
 STATE_SIZE = PLAYERS + MAX_PLAYERS * PLAYER_SIZE
 
 
@@ -252,22 +253,49 @@ def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _check_row(state: np.ndarray, base: int, total: int) -> None:
-    """One check in row ``total`` (2..12) in its first empty box; a full row takes nothing."""
+def _one_more(state: np.ndarray, r: int, checks: int) -> int:
+    """Checks of row index ``r`` after one more check: a full row takes nothing."""
+    return checks + (checks < state[MINUS + r] + 1 + NUM_FACTORS)
+
+
+@njit(cache=True, inline="always")
+def _check_row(state: np.ndarray, base: int, total: int) -> int:
+    """One check in row ``total`` (2..12) in its first empty box. Returns the change of the row's score (only
+    this row changes, so the seat's score changes by exactly that)."""
     r = total - MIN_SUM
-    state[base + P_ROWS + r] += state[base + P_ROWS + r] < state[MINUS + r] + 1 + NUM_FACTORS
+    old = state[base + P_ROWS + r]
+    new = _one_more(state, r, old)
+    state[base + P_ROWS + r] = new
+    return row_score(state, r, new) - row_score(state, r, old)
+
+
+@njit(cache=True, inline="always")
+def pairs_gain(state: np.ndarray, seat: int, first: int, second: int) -> int:
+    """How much the seat's score would change by checking pair sums ``first`` and ``second`` (the sheet is not
+    changed). Only the pairs move the score, so this is an action's immediate score change (its shaped reward
+    x 100); the observation shows it for every action."""
+    base = PLAYERS + seat * PLAYER_SIZE
+    r1 = first - MIN_SUM
+    r2 = second - MIN_SUM
+    k1 = state[base + P_ROWS + r1]
+    n1 = _one_more(state, r1, k1)
+    k2 = n1 if r2 == r1 else state[base + P_ROWS + r2]
+    n2 = _one_more(state, r2, k2)
+    return row_score(state, r1, n1) - row_score(state, r1, k1) + row_score(state, r2, n2) - row_score(state, r2, k2)
 
 
 @njit(cache=True, inline="always")
 def _apply_choice(state: np.ndarray, seat: int, action: int) -> None:
-    """Write one seat's choice on its sheet; mark it finished if a last EXTRA box got checked."""
+    """Write one seat's choice on its sheet and its score change (``P_GAIN``); mark it finished if a last EXTRA
+    box got checked."""
     base = PLAYERS + seat * PLAYER_SIZE
     e = action // 9
     p = (action // 3) % 3
     c = action % 3
     rule = extra_rule(state, seat, e)  # from the sheet before this choice
-    _check_row(state, base, state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]])
-    _check_row(state, base, state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]])
+    gain = _check_row(state, base, state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]])
+    gain += _check_row(state, base, state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]])
+    state[base + P_GAIN] = gain
     if rule != RULE_LUCKY:
         if state[base + P_NUMBER + c] == 0:
             state[base + P_NUMBER + c] = state[DICE + e]
@@ -297,6 +325,7 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> int:
     playing = 0
     for s in range(n):
         base = PLAYERS + s * PLAYER_SIZE
+        state[base + P_GAIN] = 0
         if state[base + P_DONE] == 0:
             _apply_choice(state, s, state[base + P_PENDING])
             if state[base + P_DONE] == 0:
@@ -348,6 +377,14 @@ def final_reward(state: np.ndarray, seat: int, mode: int) -> float:
 
 
 @njit(cache=True, inline="always")
+def shaped_reward(state: np.ndarray, seat: int) -> float:
+    """The optional shaping reward (config ``shaping``, ``"score"`` mode only): the change of the seat's score in
+    the round that just resolved / 100, 0 for a seat that did not play it. A sheet starts at 0, so a game's
+    rewards sum to its final score / 100, the unshaped return."""
+    return state[PLAYERS + seat * PLAYER_SIZE + P_GAIN] / 100.0
+
+
+@njit(cache=True, inline="always")
 def rewards(state: np.ndarray, mode: int, out: np.ndarray) -> None:
     """``final_reward`` of every seat into ``out``."""
     out[:] = 0.0
@@ -360,7 +397,8 @@ def rewards(state: np.ndarray, mode: int, out: np.ndarray) -> None:
 OBS_DICE = 0  # 30: one-hot face of each die (die i, pips f at 6i + f - 1), while the throw is on the table
 OBS_TO_ACT = 30  # 1: the observer must decide on this throw
 OBS_ROUND = 31  # 1: min(round, 100) / 100
-OBS_PLAYERS = 32  # PLAYER_OBS per seat: the observer first, then the next seats in order
+OBS_GAINS = 32  # 45: per action, the observer's score change if it played it now / 100 (0 when not to act)
+OBS_PLAYERS = OBS_GAINS + NUM_ACTIONS  # 77: PLAYER_OBS per seat: the observer first, then the next seats in order
 PO_ROW_CHECKS = 0  # 11: checks / boxes of each row (sum 2..12)
 PO_ROW_VALUE = 11  # 11: the row's current score / 500
 PO_EXTRA_NUMBER = 22  # 21: per column, one-hot EXTRA number at 7j + number (0 = not written)
@@ -375,10 +413,13 @@ def observation_size(num_players: int) -> int:
 
 
 def observation_bound(penalty: int, points: tuple[int, ...]) -> float:
-    """A bound on |slot| for a sheet (row values / 500, scores / 1000), for the observation space."""
+    """A bound on |slot| for a sheet (row values / 500, scores / 1000, action gains / 100), for the observation
+    space. A check changes a row by at most max(penalty, points) (out of the minus zone, up a factor, or into a
+    new row), an action makes two."""
     row = max(penalty, NUM_FACTORS * max(points)) / 500
     total = max(NUM_ROWS * penalty, NUM_FACTORS * sum(points)) / 1000
-    return float(max(1.0, row, total))
+    gain = 2 * max(penalty, max(points)) / 100
+    return float(max(1.0, row, total, gain))
 
 
 # 1 / k: a product with it, rounded to float32, equals the float32-rounded quotient for the small integers
@@ -415,6 +456,23 @@ def _encode_block(state: np.ndarray, seat: int, out: np.ndarray, row: int, o: in
 
 
 @njit(cache=True, inline="always")
+def _encode_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int) -> None:
+    """The OBS_GAINS slots of ``seat``'s view at ``out[row]``: ``pairs_gain`` of each (fifth die, pairing), the
+    same for its three columns; all zero when the seat does not act."""
+    act = must_act(state, seat)
+    s = min(max(seat, 0), MAX_PLAYERS - 1)
+    for e in range(NUM_DICE):
+        for p in range(NUM_PAIRINGS):
+            value = 0.0
+            if act:
+                first = state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]]
+                second = state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]]
+                value = pairs_gain(state, s, first, second) * 0.01
+            for c in range(NUM_COLUMNS):
+                out[row, OBS_GAINS + 9 * e + 3 * p + c] = value
+
+
+@njit(cache=True, inline="always")
 def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int) -> None:
     """Seat views ``first..last-1`` into rows ``0..`` of the 2-D ``out`` (one 2-D array: no per-seat views).
 
@@ -429,13 +487,16 @@ def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int) -> 
             out[0, OBS_DICE + NUM_FACES * i + f] = 1.0 if shown & (f == face) else 0.0
     out[0, OBS_TO_ACT] = 1.0 if must_act(state, first) else 0.0
     out[0, OBS_ROUND] = min(state[ROUND], 100) / 100.0
+    _encode_gains(state, first, out, 0)
     for rel in range(n):
         _encode_block(state, (first + rel) % n, out, 0, OBS_PLAYERS + rel * PLAYER_OBS)
     for seat in range(first + 1, last):
         row = seat - first
-        for k in range(OBS_PLAYERS):
+        for k in range(OBS_TO_ACT):  # the throw
             out[row, k] = out[0, k]
+        out[row, OBS_ROUND] = out[0, OBS_ROUND]
         out[row, OBS_TO_ACT] = 1.0 if must_act(state, seat) else 0.0
+        _encode_gains(state, seat, out, row)
         for rel in range(n):
             src = OBS_PLAYERS + ((seat - first + rel) % n) * PLAYER_OBS
             dst = OBS_PLAYERS + rel * PLAYER_OBS

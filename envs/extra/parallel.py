@@ -62,7 +62,7 @@ class parallel_env(ExtraTable, ParallelEnv, EzPickle):
         terminations = {a: self._finished(self._seat[a]) for a in live}
         truncations = dict.fromkeys(live, False)
         if self._reward_mode == E.REWARD_SCORE:
-            rewards = {a: self._reward(self._seat[a]) if terminations[a] else 0.0 for a in live}
+            rewards = {a: self._step_reward(self._seat[a], terminations[a]) for a in live}
         elif over:
             rewards = {a: self._reward(self._seat[a]) for a in self.possible_agents}
         else:

@@ -1,11 +1,12 @@
-"""The solitaire task: one player plays Extra! alone; reward = final score / 100, at the end.
+"""The solitaire task: one player plays Extra! alone; reward = final score / 100, at the end (or, with
+``shaping``, each step's score change / 100: the same sum, a denser signal for training).
 
 The natural single-agent benchmark of the game (rules/extra.md, "Task environments"). Two faces over the same
 engine: ``ExtraSolitaireEnv`` (one Gymnasium env, injectable dice, built on the PettingZoo faces' table so
 errors and infos read the same) and ``ExtraSolitaireVecEnv`` (an SB3 ``VecEnv`` stepping N games in the batched
 engine's numba loops). Both give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains with no glue.
 
-Observation: the engine's observation for one player (``observation_size(1)`` = 80 floats; layout in
+Observation: the engine's observation for one player (``observation_size(1)`` = 125 floats; layout in
 README.md). Chance: one generator seeded by ``reset(seed)``; a 1-game vec env replays the single env.
 """
 
@@ -34,13 +35,19 @@ AGENT = "player_0"
 
 
 class SolitaireConfig(GameConfig):
-    """The solitaire task's knobs (one player and reward = score / 100 are fixed by the task)."""
+    """The solitaire task's knobs (one player and reward = score / 100 are fixed by the task; ``shaping`` only
+    spreads that reward over the steps)."""
 
     children: bool = Field(False, description="a new EXTRA number's first box is checked only when it recurs")
+    shaping: bool = Field(
+        False, description="reward each step's change of the score / 100 instead of the final score / 100 at the end"
+    )
     sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
 
     def game_config(self) -> ExtraConfig:
-        return ExtraConfig(num_players=1, reward="score", children=self.children, sheet=self.sheet)
+        return ExtraConfig(
+            num_players=1, reward="score", children=self.children, shaping=self.shaping, sheet=self.sheet
+        )
 
 
 def _spaces(config: ExtraConfig) -> spaces.Box:
@@ -49,7 +56,8 @@ def _spaces(config: ExtraConfig) -> spaces.Box:
 
 
 class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
-    """Extra! solitaire as a Gymnasium env: ``Discrete(45)`` masked actions, reward = final score / 100.
+    """Extra! solitaire as a Gymnasium env: ``Discrete(45)`` masked actions, reward = final score / 100
+    (at the end; with ``shaping`` spread over the steps as score changes / 100).
 
     ``info["action_mask"]`` / ``action_masks()`` give the legal actions; ``info`` also has ``score``, ``round``,
     ``dice``, ``extra_numbers``. ``dice`` (e.g. ``ScriptedDice``, one ``roll(5)`` per throw) replaces the
@@ -96,7 +104,7 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
             raise ValueError(f"Extra! solitaire, seat {AGENT}: {exc}") from None
         self._play(0, action)
         self._over = self._game_over()
-        reward = self._reward(0) if self._over else 0.0
+        reward = self._step_reward(0, self._over)
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, self._over, False, self._task_info()
@@ -122,7 +130,8 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
 class ExtraSolitaireVecEnv(BatchedTaskVecEnv):
     """N solitaire games stepped together in numba (the batched engine); finished games restart at once.
 
-    SB3 conventions: ``step`` -> obs (N, 80), rewards (N,) (final score / 100 when a game ends, else 0),
+    SB3 conventions: ``step`` -> obs (N, 125), rewards (N,) (final score / 100 when a game ends, else 0; with
+    ``shaping`` each step's score change / 100),
     dones (N,), infos (for finished games ``terminal_observation``, ``score`` and ``episode``);
     ``action_masks()`` -> (N, 45) bool, and ``env_method("action_masks")`` gives the per-game rows
     sb3-contrib's ``MaskablePPO`` stacks.

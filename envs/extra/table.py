@@ -87,6 +87,7 @@ class ExtraTable(DiceTable):
         bound = E.observation_bound(sheet.penalty, sheet.points)
         self._setup_table(cfg, dice, render_mode, (-bound, bound))
         self._reward_mode = cfg.reward_mode
+        self._shaping = cfg.shaping
         self._sheet_args = (
             int(cfg.children),
             sheet.penalty,
@@ -121,6 +122,13 @@ class ExtraTable(DiceTable):
 
     def _reward(self, seat: int) -> float:
         return float(E.final_reward(self.engine_state, seat, self._reward_mode))
+
+    def _step_reward(self, seat: int, finished: bool) -> float:
+        """``"score"`` reward of a seat that played the round just resolved: the shaping reward (score change / 100)
+        with ``shaping``, else final score / 100 if it ``finished`` in that round, else 0."""
+        if self._shaping:
+            return float(E.shaped_reward(self.engine_state, seat))
+        return self._reward(seat) if finished else 0.0
 
     def _info(self, seat: int) -> dict[str, Any]:
         s = self.engine_state
