@@ -213,8 +213,12 @@ def run_extra(recipe: ExtraRecipe) -> list[tuple[str, str, list[dict[str, Any]]]
         rows = solitaire_scores(players, section.games, section.config, section.seed)
         out.append(("solitaire: mean score", "score", sorted(rows, key=lambda r: -r["mean_score"])))
     if recipe.tables:
+        from agents.extra.at_table import SolitairePolicyAtTable
+
         section = recipe.tables
-        players = _players(recipe, "tables", KINDS["extra"])
+        players = _players(  # a trained solitaire policy plays its own sheet at the table
+            recipe, "tables", KINDS["extra"], lambda a, spec: SolitairePolicyAtTable(a) if spec.kind == "sb3" else a
+        )
         if len(players) < 2:
             raise ConfigError("[tables] needs at least two agents")
         for n in section.player_counts:

@@ -113,3 +113,23 @@ def test_ranking_random_greedy_planner_expectimax_in_solitaire() -> None:
     assert random_[0] + random_[1] < greedy[0] - greedy[1], (random_, greedy)
     assert greedy[0] + greedy[1] < planner[0] - planner[1], (greedy, planner)
     assert greedy[0] + greedy[1] < expectimax[0] - expectimax[1], (greedy, expectimax)
+
+
+def test_solitaire_policy_at_table_sees_its_own_sheet() -> None:
+    """The table observation's prefix is the solitaire view: an agent gets the same answer through the adapter."""
+    from agents.extra.at_table import SolitairePolicyAtTable
+
+    batch = BatchedExtra(32, num_players=3, seed=11)
+    obs, masks, _ = batch.reset()
+    greedy = GreedyAgent()
+    seated = SolitairePolicyAtTable(GreedyAgent())
+    rng = np.random.default_rng(0)
+    for _ in range(15):
+        acting = masks.any(axis=-1)
+        rows, seats = np.nonzero(acting)
+        direct = greedy.act_batch(obs[rows, seats], masks[rows, seats])
+        np.testing.assert_array_equal(seated.act_batch(obs[rows, seats], masks[rows, seats]), direct)
+        assert obs.shape[-1] > E.observation_size(1)
+        actions = np.full(masks.shape[:2], -1, dtype=np.int64)
+        actions[rows, seats] = sample_masked(masks[rows, seats], rng)
+        obs, masks, *_ = batch.step(actions)
