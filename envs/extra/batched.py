@@ -68,6 +68,7 @@ def _act(
     """
     num_players = actions.shape[1]
     needy = 0
+    scratch = np.empty(E.SCRATCH_SIZE, dtype=np.int64)
     for b in range(states.shape[0]):
         state = states[b]
         done[b] = 0
@@ -88,7 +89,7 @@ def _act(
             done[b] = 1
             if mode == E.REWARD_WIN:
                 E.rewards(state, mode, out_rewards[b])
-            E.encode_observations(state, final_obs[b])
+            E.encode_observations(state, final_obs[b], scratch)
             for k in range(state.shape[0]):
                 final_states[b, k] = state[k]
             E.init_state(state, num_players, children, penalty, minus, points, columns)
@@ -103,6 +104,7 @@ def _chance_round(states, faces, obs, masks):
     once per step, not once per stage."""
     j = 0
     needy = 0
+    scratch = np.empty(E.SCRATCH_SIZE, dtype=np.int64)
     for b in range(states.shape[0]):
         state = states[b]
         if E.dice_needed(state) > 0:
@@ -111,7 +113,7 @@ def _chance_round(states, faces, obs, masks):
             if E.dice_needed(state) > 0:
                 needy += 1
                 continue
-        E.encode_observations(state, obs[b])
+        E.encode_observations(state, obs[b], scratch)
         seat_masks = masks[b]
         for s in range(masks.shape[1]):
             E.legal_mask(state, s, seat_masks[s])

@@ -279,7 +279,8 @@ def pairs_gain(state: np.ndarray, seat: int, first: int, second: int) -> int:
     r2 = second - MIN_SUM
     k1 = state[base + P_ROWS + r1]
     n1 = _one_more(state, r1, k1)
-    k2 = n1 if r2 == r1 else state[base + P_ROWS + r2]
+    k2 = state[base + P_ROWS + r2]
+    k2 += (r2 == r1) * (n1 - k2)  # the same row twice: the second check comes after the first
     n2 = _one_more(state, r2, k2)
     return row_score(state, r1, n1) - row_score(state, r1, k1) + row_score(state, r2, n2) - row_score(state, r2, k2)
 
@@ -336,13 +337,14 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> int:
 
 @njit(cache=True, inline="always")
 def row_score(state: np.ndarray, row: int, checks: int) -> int:
-    """0 if unchecked; -penalty inside the minus zone; else points x highest factor (0 box -> 0)."""
-    if checks == 0:
-        return 0
+    """0 if unchecked; -penalty inside the minus zone; else points x highest factor (0 box -> 0).
+
+    Branch-free (selects, not jumps): the observation evaluates it 60 times per seat and step.
+    """
     minus = state[MINUS + row]
-    if checks <= minus:
-        return -state[PENALTY]
-    return state[POINTS + row] * (checks - minus - 1)
+    inside = checks <= minus
+    value = state[POINTS + row] * (checks - minus - 1) * (1 - inside) - state[PENALTY] * inside
+    return value * (checks != 0)
 
 
 @njit(cache=True, inline="always")
@@ -455,25 +457,41 @@ def _encode_block(state: np.ndarray, seat: int, out: np.ndarray, row: int, o: in
     out[row, o + PO_SCORE] = total / 1000.0
 
 
+SCRATCH_SIZE = 2 * NUM_ROWS + 2 * NUM_DICE * NUM_PAIRINGS  # row gains, then each pairing's two rows
+
+
 @njit(cache=True, inline="always")
-def _encode_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int) -> None:
+def _encode_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int, scratch: np.ndarray) -> None:
     """The OBS_GAINS slots of ``seat``'s view at ``out[row]``: ``pairs_gain`` of each (fifth die, pairing), the
-    same for its three columns; all zero when the seat does not act."""
-    act = must_act(state, seat)
-    s = min(max(seat, 0), MAX_PLAYERS - 1)
-    for e in range(NUM_DICE):
-        for p in range(NUM_PAIRINGS):
-            value = 0.0
-            if act:
-                first = state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]]
-                second = state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]]
-                value = pairs_gain(state, s, first, second) * 0.01
-            for c in range(NUM_COLUMNS):
-                out[row, OBS_GAINS + 9 * e + 3 * p + c] = value
+    same for its three columns; all zero when the seat does not act.
+
+    Each row's gain from one and from two more checks is worked out once (into ``scratch[:2 * NUM_ROWS]``), then
+    the 15 pairings (their rows precomputed in the rest of ``scratch``) only add them up: the same sums as
+    ``pairs_gain`` at a fraction of the cost.
+    """
+    if not must_act(state, seat):
+        for k in range(NUM_ACTIONS):
+            out[row, OBS_GAINS + k] = 0.0
+        return
+    base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
+    for r in range(NUM_ROWS):
+        k = state[base + P_ROWS + r]
+        one = _one_more(state, r, k)
+        now = row_score(state, r, k)
+        scratch[r] = row_score(state, r, one) - now
+        scratch[NUM_ROWS + r] = row_score(state, r, _one_more(state, r, one)) - now
+    rows = 2 * NUM_ROWS  # scratch[rows + 2j], scratch[rows + 2j + 1]: the row indices of pairing j's two pairs
+    for j in range(NUM_DICE * NUM_PAIRINGS):
+        r1 = scratch[rows + 2 * j]
+        r2 = scratch[rows + 2 * j + 1]
+        same = r1 == r2
+        value = (scratch[NUM_ROWS + r1] * same + (scratch[r1] + scratch[r2]) * (1 - same)) * 0.01
+        for c in range(NUM_COLUMNS):
+            out[row, OBS_GAINS + 3 * j + c] = value
 
 
 @njit(cache=True, inline="always")
-def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int) -> None:
+def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int, scratch: np.ndarray) -> None:
     """Seat views ``first..last-1`` into rows ``0..`` of the 2-D ``out`` (one 2-D array: no per-seat views).
 
     The views share everything but the to-act flag and the seat order, so each seat block is encoded once
@@ -487,7 +505,13 @@ def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int) -> 
             out[0, OBS_DICE + NUM_FACES * i + f] = 1.0 if shown & (f == face) else 0.0
     out[0, OBS_TO_ACT] = 1.0 if must_act(state, first) else 0.0
     out[0, OBS_ROUND] = min(state[ROUND], 100) / 100.0
-    _encode_gains(state, first, out, 0)
+    if shown:  # the rows each pairing's two pairs would check: the same for every seat
+        for e in range(NUM_DICE):
+            for p in range(NUM_PAIRINGS):
+                j = 2 * NUM_ROWS + 2 * (NUM_PAIRINGS * e + p)
+                scratch[j] = state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]] - MIN_SUM
+                scratch[j + 1] = state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]] - MIN_SUM
+    _encode_gains(state, first, out, 0, scratch)
     for rel in range(n):
         _encode_block(state, (first + rel) % n, out, 0, OBS_PLAYERS + rel * PLAYER_OBS)
     for seat in range(first + 1, last):
@@ -496,7 +520,7 @@ def _encode_views(state: np.ndarray, out: np.ndarray, first: int, last: int) -> 
             out[row, k] = out[0, k]
         out[row, OBS_ROUND] = out[0, OBS_ROUND]
         out[row, OBS_TO_ACT] = 1.0 if must_act(state, seat) else 0.0
-        _encode_gains(state, seat, out, row)
+        _encode_gains(state, seat, out, row, scratch)
         for rel in range(n):
             src = OBS_PLAYERS + ((seat - first + rel) % n) * PLAYER_OBS
             dst = OBS_PLAYERS + rel * PLAYER_OBS
@@ -510,13 +534,14 @@ def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
 
     Choices recorded this round but not yet resolved are not visible (the decisions are simultaneous).
     """
-    _encode_views(state, out.reshape((1, out.shape[0])), seat, seat + 1)
+    _encode_views(state, out.reshape((1, out.shape[0])), seat, seat + 1, np.zeros(SCRATCH_SIZE, dtype=np.int64))
 
 
 @njit(cache=True, inline="always")
-def encode_observations(state: np.ndarray, out: np.ndarray) -> None:
+def encode_observations(state: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None:
     """``encode_observation`` of every seat into ``out[seat]`` (2-D; rows ``>= num_players`` untouched).
 
-    Why: the batched engine observes every seat every step; this encodes each seat block once.
+    Why: the batched engine observes every seat every step; this encodes each seat block once. ``scratch``
+    (SCRATCH_SIZE int64, contents irrelevant) lets a loop over many games allocate it once.
     """
-    _encode_views(state, out, 0, state[NUM_PLAYERS])
+    _encode_views(state, out, 0, state[NUM_PLAYERS], scratch)
