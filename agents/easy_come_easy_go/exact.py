@@ -23,16 +23,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit
 
 from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_observation
+from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_positions
 
 __all__ = [
     "TurnSolution",
     "solve_turn",
     "solve_turns",
-    "myopic_turn",
     "lookahead_turn",
     "reroll_expectations",
     "kept_multisets",
@@ -43,6 +41,7 @@ __all__ = [
 ]
 
 NUM_CODES = eng.NUM_FACES**eng.NUM_DICE  # ordered four-dice outcomes (engine.dice_code)
+_PLACE = eng.NUM_FACES ** np.arange(eng.NUM_DICE - 1, -1, -1)  # die 0 is the most significant digit
 _DIGIT = np.array([eng.NUM_FACES ** (eng.NUM_DICE - 1 - i) for i in range(eng.NUM_DICE)], dtype=np.int64)
 _FREEZE_SUBSETS = np.arange(1, eng.ALL_FROZEN + 1, dtype=np.int64)  # action = FREEZE_OFFSET + m
 
@@ -133,7 +132,7 @@ def _check_values(values: np.ndarray | list[float]) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TurnSolution:
-    """Optimal (or myopic, see :func:`myopic_turn`) play of one turn for one value vector.
+    """Optimal (or lookahead, see :func:`lookahead_turn`) play of one turn for one value vector.
 
     ``continuation[G]`` is the expected value of having frozen the dice multiset G (re-rolling the rest
     and playing on); full multisets have 0 (freezing every die ends the turn empty).
@@ -262,12 +261,6 @@ def lookahead_turn(
     return TurnSolution(values=v.copy(), variant=int(four_of_a_kind_is_two_pairs), continuation=w)
 
 
-def myopic_turn(values: np.ndarray | list[float], four_of_a_kind_is_two_pairs: bool = False) -> TurnSolution:
-    """``lookahead_turn(values, 1)``: ``continuation[G]`` is the expected best collectable value after
-    re-rolling the dice not in G once (the table ``MyopicAgent`` ranks its single-die freezes by)."""
-    return lookahead_turn(values, 1, four_of_a_kind_is_two_pairs)
-
-
 def reroll_expectations(values: np.ndarray | list[float], four_of_a_kind_is_two_pairs: bool = False) -> np.ndarray:
     """(N, 210) for N value vectors: the expected best collectable value once the dice outside each kept
     multiset G (index from :func:`kept_multisets`) are re-rolled once; 0 for G = all four dice (turn lost)."""
@@ -299,40 +292,6 @@ def any_prize_probability(four_of_a_kind_is_two_pairs: bool = False) -> float:
 
 
 # --- Exact policy evaluation -------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _encode_states(
-    codes: np.ndarray,
-    frozen: np.ndarray,
-    roll: int,
-    variant: int,
-    scaled_values: np.ndarray,
-    obs: np.ndarray,
-    masks: np.ndarray,
-) -> None:
-    """Turn-task observation and engine action mask of each (dice code, frozen mask) at roll ``roll``.
-
-    The state is reached through the engine itself: a fresh turn, the frozen dice set, the rest rolled.
-    """
-    state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
-    faces = np.zeros(eng.NUM_DICE, dtype=np.int64)
-    for b in range(codes.shape[0]):
-        eng.init_turn_state(state, variant)
-        c = codes[b]
-        for i in range(eng.NUM_DICE - 1, -1, -1):
-            state[eng.DICE + i] = c % eng.NUM_FACES
-            c //= eng.NUM_FACES
-        state[eng.FROZEN] = frozen[b]
-        state[eng.ROLLS] = roll - 1
-        j = 0
-        for i in range(eng.NUM_DICE):
-            if not (frozen[b] >> i) & 1:
-                faces[j] = state[eng.DICE + i]
-                j += 1
-        eng.apply_chance(state, faces)
-        encode_turn_observation(state, scaled_values, obs[b])
-        eng.legal_mask(state, masks[b])
 
 
 @lru_cache(maxsize=1)
@@ -388,7 +347,9 @@ def evaluate_turn_policy_exact(
         frozen, codes = np.divmod(idx, NUM_CODES)
         obs = np.empty((idx.size, TURN_OBS_SIZE), dtype=np.float32)
         masks = np.empty((idx.size, eng.NUM_ACTIONS), dtype=np.int8)
-        _encode_states(codes, frozen, roll, variant, scaled, obs, masks)
+        dice = codes[:, None] // _PLACE % eng.NUM_FACES
+        rolls = np.full(idx.size, roll, dtype=np.int64)
+        encode_turn_positions(dice, frozen, rolls, np.tile(scaled, (idx.size, 1)), variant, obs, masks)
         actions = np.asarray(act(obs, masks), dtype=np.int64).reshape(-1)
         if actions.shape[0] != idx.size:
             raise ValueError(f"policy returned {actions.shape[0]} actions for a batch of {idx.size}")

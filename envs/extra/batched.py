@@ -139,14 +139,7 @@ class ExtraBatchCore:
         self.config = config
         self.num_players = p = config.num_players
         self.obs_dim = E.observation_size(p)
-        sheet = config.sheet
-        self._sheet = (
-            int(config.children),
-            sheet.penalty,
-            np.asarray(sheet.minus_boxes, dtype=np.int32),
-            np.asarray(sheet.points, dtype=np.int32),
-            np.asarray(sheet.extra_columns, dtype=np.int32),
-        )
+        self._sheet = config.engine_sheet_args()
         self.mode = config.reward_mode
         self.shaping = int(config.shaping)
         self.rng: Any = np.random.default_rng(seed)

@@ -88,13 +88,7 @@ class ExtraTable(DiceTable):
         self._setup_table(cfg, dice, render_mode, (-bound, bound))
         self._reward_mode = cfg.reward_mode
         self._shaping = cfg.shaping
-        self._sheet_args = (
-            int(cfg.children),
-            sheet.penalty,
-            np.asarray(sheet.minus_boxes, dtype=np.int32),
-            np.asarray(sheet.points, dtype=np.int32),
-            np.asarray(sheet.extra_columns, dtype=np.int32),
-        )
+        self._sheet_args = cfg.engine_sheet_args()
 
     # --- engine plumbing
 
