@@ -225,3 +225,33 @@ def test_all_seat_encoding_and_masks_match_the_single_seat_engine_functions(num_
                 E.legal_mask(state, seat, mask)
                 assert not mask.any() and not E.must_act(state, seat) and not E.is_legal(state, seat, 0)
             assert not E.is_legal(state, 0, -1) and not E.is_legal(state, 0, E.NUM_ACTIONS)
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    [{}, {"minus_boxes": [0, 12, 0, 12, 1, 11, 2, 10, 3, 0, 12], "points": [1000, 0, 5, 7, 9, 11, 1, 2, 3, 999, 4],
+          "penalty": 10_000}],
+)  # fmt: skip
+def test_gain_slots_are_each_actions_score_change_on_any_sheet(sheet: dict) -> None:
+    """The gain table (built once per sheet) gives ``pairs_gain`` for every action of every seat, full rows and
+    rows with no minus box included."""
+    batch = BatchedExtra(32, num_players=3, seed=9, sheet=sheet)
+    obs, masks, _ = batch.reset()
+    rng = np.random.default_rng(9)
+    checked_full_rows = 0
+    for _ in range(120):
+        for b in range(0, 32, 5):
+            state = batch.states[b]
+            for s in range(3):
+                expected = np.zeros(E.NUM_ACTIONS, dtype=np.float32)
+                if E.must_act(state, s):
+                    for a in range(E.NUM_ACTIONS):
+                        e, p, _ = E.decode_action(a)
+                        a1, b1, a2, b2 = (int(state[E.DICE + i]) for i in E.PAIRINGS[e, p])
+                        first, second = a1 + b1, a2 + b2
+                        expected[a] = E.pairs_gain(state, s, first, second) * 0.01
+                np.testing.assert_allclose(obs[b, s, E.OBS_GAINS : E.OBS_GAINS + E.NUM_ACTIONS], expected, rtol=1e-6)
+                rows = state[E.PLAYERS + s * E.PLAYER_SIZE + E.P_ROWS :][: E.NUM_ROWS]
+                checked_full_rows += int((rows == state[E.MINUS : E.MINUS + E.NUM_ROWS] + 1 + E.NUM_FACTORS).sum())
+        obs, masks, *_ = batch.step(_random_actions(masks, rng))
+    assert checked_full_rows > 0

@@ -68,7 +68,7 @@ def _act(
     """
     num_players = actions.shape[1]
     needy = 0
-    scratch = np.empty(E.SCRATCH_SIZE, dtype=np.int64)
+    scratch = E.new_scratch(states[0])  # every game has the same sheet
     for b in range(states.shape[0]):
         state = states[b]
         done[b] = 0
@@ -104,7 +104,7 @@ def _chance_round(states, faces, obs, masks):
     once per step, not once per stage."""
     j = 0
     needy = 0
-    scratch = np.empty(E.SCRATCH_SIZE, dtype=np.int64)
+    scratch = E.new_scratch(states[0])  # every game has the same sheet
     for b in range(states.shape[0]):
         state = states[b]
         if E.dice_needed(state) > 0:

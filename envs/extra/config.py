@@ -14,6 +14,7 @@ from .engine import (
     DEFAULT_MINUS_BOXES,
     DEFAULT_PENALTY,
     DEFAULT_POINTS,
+    MAX_MINUS_BOXES,
     MAX_PLAYERS,
     NUM_COLUMNS,
     NUM_ROWS,
@@ -40,7 +41,7 @@ class ExtraSheet(GameConfig):
     @classmethod
     def _lengths_and_ranges(cls, value: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
         size, low, high = {
-            "minus_boxes": (NUM_ROWS, 0, 12),
+            "minus_boxes": (NUM_ROWS, 0, MAX_MINUS_BOXES),
             "points": (NUM_ROWS, 0, 1000),
             "extra_columns": (NUM_COLUMNS, 1, 30),
         }[info.field_name]
