@@ -1,8 +1,14 @@
 """Dice Arena environments; importing this package registers them with PettingZoo and Gymnasium.
 
 ``from envs import easy_come_easy_go_v0`` gives the PettingZoo classic-style module (``env``, ``raw_env``).
+Before any game module compiles, numba's cache is pointed at a directory keyed by the source
+(``envs/common/numba_cache.py``), so compiled code never outlives an engine edit.
 """
 
-from envs.registration import register_all
+from envs.common.numba_cache import configure_numba_cache
+
+configure_numba_cache()
+
+from envs.registration import register_all  # noqa: E402
 
 register_all()
