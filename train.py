@@ -2,7 +2,9 @@
 
 Runs are resumable: checkpoints land in ``<output_dir>/checkpoints`` every ``checkpoint_every`` steps and
 on Ctrl-C or SIGTERM; running the same command again continues from the newest one (``--fresh`` starts
-over). The final model is saved with a copy of its recipe, and scored against the exact optimum.
+over). The final model is saved with a copy of its recipe and scored by its task (``agents/tasks.py``): the
+turn task against the exact optimum, Extra! solitaire against the greedy agent, a seat against opponents by
+win rate beside the first opponent's own.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from envs.common.config import ConfigError, GameConfig, validate_config
 
 
 class TaskSection(GameConfig):
-    id: Literal["easy_come_easy_go_turn", "extra_solitaire"] = Field(description="training task")
+    id: Literal["easy_come_easy_go_turn", "extra_solitaire", "easy_come_easy_go_vs_opponents", "extra_vs_opponents"] = (
+        Field(description="training task")
+    )
     config: dict[str, Any] = Field(default_factory=dict, description="the task env's config keys")
     num_envs: int = Field(64, ge=1, le=65_536)
 
@@ -108,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         if overrides:
             training = validate_config(TrainingSection, recipe.training, **overrides)
             recipe = validate_config(TrainRecipe, recipe.model_dump() | {"training": training})
+        from agents.tasks import check_task_config
+
+        check_task_config(recipe.task.id, recipe.task.config)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -6,9 +6,10 @@ from typing import Any
 
 from agents.base import Agent
 
-__all__ = ["TASKS", "make_training_env", "score_trained_agent"]
+__all__ = ["TASKS", "check_task_config", "make_training_env", "score_trained_agent"]
 
-TASKS = ("easy_come_easy_go_turn", "extra_solitaire")
+TASKS = ("easy_come_easy_go_turn", "extra_solitaire", "easy_come_easy_go_vs_opponents", "extra_vs_opponents")
+VS_OPPONENTS_TASKS = TASKS[2:]
 
 
 def _check(task_id: str) -> None:
@@ -16,9 +17,41 @@ def _check(task_id: str) -> None:
         raise ValueError(f"unknown task {task_id!r}; known tasks: {', '.join(TASKS)}")
 
 
+def check_task_config(task_id: str, config: dict[str, Any]) -> None:
+    """Validate a recipe's ``task.config`` up front (ConfigError naming the key), before anything is built."""
+    _check(task_id)
+    from envs.common.config import ConfigError, validate_config
+
+    if task_id in VS_OPPONENTS_TASKS:
+        from agents import AGENT_NAMES
+        from agents.vs_opponents import OpponentsTaskConfig, game_config_class, make_vs_opponents_env
+
+        task = validate_config(OpponentsTaskConfig, config)
+        for spec in task.opponents:
+            if spec.kind not in AGENT_NAMES:
+                raise ConfigError(f"opponents: unknown agent {spec.kind!r}; known agents: {', '.join(AGENT_NAMES)}")
+        validate_config(game_config_class(task_id), task.game)
+        try:  # seats, learner seat and the game's own limits: build one game
+            make_vs_opponents_env(task_id, config, 1, 0)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    elif task_id == "easy_come_easy_go_turn":
+        from envs.easy_come_easy_go.turn_task import TurnTaskConfig
+
+        validate_config(TurnTaskConfig, config)
+    else:
+        from envs.extra.solitaire_task import SolitaireConfig
+
+        validate_config(SolitaireConfig, config)
+
+
 def make_training_env(task_id: str, config: dict[str, Any], num_envs: int, seed: int):
     """A vectorised SB3 env with ``action_masks()`` for the task."""
     _check(task_id)
+    if task_id in VS_OPPONENTS_TASKS:
+        from agents.vs_opponents import make_vs_opponents_env
+
+        return make_vs_opponents_env(task_id, config, num_envs, seed)
     if task_id == "easy_come_easy_go_turn":
         from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnVecEnv
 
@@ -32,9 +65,14 @@ def score_trained_agent(task_id: str, agent: Agent, config: dict[str, Any], samp
     """The task's headline number for a trained agent, beside the reference it must beat.
 
     Turn task: exact expected value vs the exact optimum over ``samples`` value vectors. Extra! solitaire:
-    mean score over ``samples`` games vs the greedy agent on the same dice.
+    mean score over ``samples`` games vs the greedy agent on the same dice. Against opponents: win rate over
+    ``samples`` games beside the first opponent's own win rate in the learner's seat.
     """
     _check(task_id)
+    if task_id in VS_OPPONENTS_TASKS:
+        from agents.vs_opponents import score_vs_opponents
+
+        return score_vs_opponents(task_id, agent, config, samples, seed)
     if task_id == "easy_come_easy_go_turn":
         from agents.easy_come_easy_go.evaluation import score_turn_policy
 

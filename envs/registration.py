@@ -18,6 +18,9 @@ PETTINGZOO_ENVS = {
 GYMNASIUM_ENVS = {
     f"{NAMESPACE}/EasyComeEasyGoTurn-v0": "envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv",
     f"{NAMESPACE}/ExtraSolitaire-v0": "envs.extra.solitaire_task:ExtraSolitaireEnv",
+    # one learning seat against fixed opponents (``opponents=`` required)
+    f"{NAMESPACE}/EasyComeEasyGoVsOpponents-v0": "envs.easy_come_easy_go.vs_opponents:EasyComeEasyGoVsOpponentsEnv",
+    f"{NAMESPACE}/ExtraVsOpponents-v0": "envs.extra.vs_opponents:ExtraVsOpponentsEnv",
 }
 
 

@@ -239,3 +239,20 @@ def test_copy_false_returns_internal_buffers_copy_true_does_not() -> None:
     obs1, masks1, _ = owned.reset()
     obs2, *_ = owned.step(sample_masked(masks1, np.random.default_rng(0)))
     assert obs1 is not obs2
+
+
+def test_inactive_games_wait_untouched() -> None:
+    """``step(actions, active)`` on the core: left-out games keep their state, even with an illegal action."""
+    batch = BatchedEasyComeEasyGo(64, num_players=3, seed=12)
+    _, masks, _ = batch.reset()
+    core = batch._core
+    rng = np.random.default_rng(12)
+    for _ in range(100):
+        active = rng.random(64) < 0.5
+        actions = sample_masked(core.masks, rng)
+        actions[~active] = -1  # would be illegal: ignored
+        before = core.states.copy()
+        core.step(actions, active)
+        np.testing.assert_array_equal(core.states[~active], before[~active])
+        assert not core.rewards[~active].any() and not core.done[~active].any()
+        assert (core.states[active] != before[active]).any(axis=1).all()

@@ -255,3 +255,19 @@ def test_gain_slots_are_each_actions_score_change_on_any_sheet(sheet: dict) -> N
                 checked_full_rows += int((rows == state[E.MINUS : E.MINUS + E.NUM_ROWS] + 1 + E.NUM_FACTORS).sum())
         obs, masks, *_ = batch.step(_random_actions(masks, rng))
     assert checked_full_rows > 0
+
+
+def test_inactive_games_wait_untouched() -> None:
+    """``step(actions, active)``: the games left out keep their state and report nothing (the seat-vs-opponents
+    env relies on it)."""
+    batch = BatchedExtra(64, num_players=3, reward="score", shaping=True, seed=12)
+    obs, masks, _ = batch.reset()
+    rng = np.random.default_rng(12)
+    core = batch._core
+    for _ in range(80):
+        active = rng.random(64) < 0.5
+        before = batch.states.copy()
+        core.step(_random_actions(core.masks, rng), active)
+        np.testing.assert_array_equal(batch.states[~active], before[~active])
+        assert not core.rewards[~active].any() and not core.finished[~active].any() and not core.done[~active].any()
+        assert (batch.states[active, E.ROUND] != before[active, E.ROUND]).all()  # the others played a round

@@ -184,3 +184,52 @@ def test_evaluate_bad_config_names_the_key(tmp_path: Path, capsys) -> None:
     assert evaluate.main([str(write(tmp_path / "e.yaml", recipe))]) == 2
     assert "nope.zip" in capsys.readouterr().err
     assert evaluate.main([str(tmp_path / "missing.yaml")]) == 2
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
+def test_every_shipped_recipe_validates(path: Path) -> None:
+    """The configs/ the README points at load (and a training task's env builds) without running them."""
+    raw = yaml.safe_load(path.read_text())
+    if "task" in raw:
+        from agents.tasks import make_training_env
+
+        recipe = train.load_recipe(path)
+        env = make_training_env(recipe.task.id, recipe.task.config, 2, 0)
+        assert env.reset().shape[0] == 2
+    else:
+        evaluate.load_recipe(path)
+
+
+@pytest.mark.parametrize(
+    ("task", "config"),
+    [("easy_come_easy_go_vs_opponents", {"opponents": ["myopic"], "game": {"num_players": 2}}),
+     ("extra_vs_opponents", {"opponents": "extra_greedy", "learner_seat": 1, "game": {"num_players": 3}})],
+)  # fmt: skip
+def test_train_a_seat_against_opponents_and_score_its_win_rate(tmp_path: Path, task: str, config: dict) -> None:
+    out = tmp_path / "run"
+    recipe = tiny_train_recipe(out, 512)
+    recipe["task"] = {"id": task, "config": config, "num_envs": 16}
+    recipe["score"] = {"samples": 40, "seed": 1}
+    assert train.main([str(write(tmp_path / "t.yaml", recipe)), "--no-progress"]) == 0
+    score = json.loads((out / "score.json").read_text())
+    assert score["games"] == 40 and 0.0 <= score["win_rate"] <= 1.0
+    assert score["ci95"][0] <= score["win_rate"] <= score["ci95"][1]
+    first = config["opponents"][0] if isinstance(config["opponents"], list) else config["opponents"]
+    assert score["reference_agent"] == first
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [({"opponents": [{"kind": "extra_greedy", "kwarg": {}}]}, "unknown key 'opponents.0.kwarg'"),
+     ({"opponents": ["extra_greedyy"]}, "unknown agent 'extra_greedyy'"),
+     ({"opponents": ["random"], "learner_seat": 2}, "learner_seat must be a seat 0..1"),
+     ({"opponents": ["random"], "game": {"num_players": 1}}, "num_players must be 2..6"),
+     ({"opponents": ["random", "random"], "game": {"num_players": 4}}, "opponents: 2 given for 3 other seats"),
+     ({"opponents": ["random"], "game": {"reward": "points"}}, "reward")],
+)  # fmt: skip
+def test_a_bad_seat_task_is_a_config_error_before_training(tmp_path: Path, capsys, config: dict, message: str) -> None:
+    recipe = tiny_train_recipe(tmp_path / "run", 512)
+    recipe["task"] = {"id": "extra_vs_opponents", "config": config}
+    assert train.main([str(write(tmp_path / "bad.yaml", recipe)), "--no-progress"]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()  # nothing was started

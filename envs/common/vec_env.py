@@ -18,7 +18,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from .batching import read_only
 
-__all__ = ["BatchedTaskVecEnv", "MaskedVecEnv"]
+__all__ = ["BatchedTaskVecEnv", "CoreVecEnv", "MaskedVecEnv"]
 
 
 class MaskedVecEnv(VecEnv):
@@ -85,19 +85,21 @@ class MaskedVecEnv(VecEnv):
         return [False for _ in self._get_indices(indices)]
 
 
-class BatchedTaskVecEnv(MaskedVecEnv):
-    """A single-seat task's N games in one batched core: SB3 reset/step with auto-reset and episode infos.
+class CoreVecEnv(MaskedVecEnv):
+    """N games in one batched core, seen from one seat (``_seat``): SB3 reset and episode bookkeeping.
 
-    The core (a game's batch core in task mode) provides ``num_envs``, ``reset(seed)``, ``step(actions)`` -> the
-    indices of the games that ended (already restarted), and arrays ``states``, ``rewards`` (N, P), ``done`` (N,),
-    ``final_obs`` (N, P, D), ``final_states``; seat 0 is the task's player. Subclasses give ``_obs()``,
-    ``_masks()`` and ``_final_infos(ended)`` (the task's own keys of each ended game's info).
+    The core (a game's batch core) provides ``num_envs``, ``reset(seed)``, ``step(actions, ...)`` -> the indices of
+    the games that ended (already restarted), and arrays ``states``, ``rewards`` (N, P), ``done`` (N,),
+    ``final_obs`` (N, P, D), ``final_states``. Subclasses give ``_obs()``, ``_masks()``, ``_final_infos(ended)``
+    (their own keys of each ended game's info) and ``step_wait``.
     """
+
+    _seat = 0
 
     def _init_core(self, core: Any, observation_space: spaces.Space, action_space: spaces.Space) -> None:
         self._core = core
         self.render_mode = None
-        self._lengths = np.zeros(core.num_envs, dtype=np.int64)
+        self._lengths = np.zeros(core.num_envs, dtype=np.int64)  # the seat's decisions so far, per episode
         self._returns = np.zeros(core.num_envs, dtype=np.float64)  # episode returns so far (shaped rewards)
         self._t0 = time.time()
         super().__init__(core.num_envs, observation_space, action_space)
@@ -113,13 +115,36 @@ class BatchedTaskVecEnv(MaskedVecEnv):
         """The engine states (N, STATE_SIZE), read-only view."""
         return read_only(self._core.states)
 
-    def reset(self) -> np.ndarray:
-        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
-        self._core.reset(self._seeds[0])
+    def _reset_core(self) -> int | None:
+        """Start all N games with the seed set by ``seed()`` (used once: later resets continue the stream)."""
+        seed = self._seeds[0]
+        self._core.reset(seed)
         self._reset_seeds()
         self._lengths[:] = 0
         self._returns[:] = 0.0
         self.reset_infos = [{} for _ in range(self.num_envs)]
+        return seed
+
+    def _close_episodes(self, ended: np.ndarray, infos: list[dict[str, Any]]) -> None:
+        """SB3's end-of-episode infos for the games in ``ended`` (their ``_returns`` / ``_lengths`` complete)."""
+        elapsed = round(time.time() - self._t0, 6)
+        for i, extra in zip(ended.tolist(), self._final_infos(ended), strict=True):
+            infos[i] = {
+                "terminal_observation": self._core.final_obs[i, self._seat].copy(),
+                "TimeLimit.truncated": False,
+                **extra,
+                "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed},
+            }
+        self._lengths[ended] = 0
+        self._returns[ended] = 0.0
+
+
+class BatchedTaskVecEnv(CoreVecEnv):
+    """A single-seat task's N games (seat 0 is the task's player): auto-reset, one core step per step."""
+
+    def reset(self) -> np.ndarray:
+        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
+        self._reset_core()
         return self._obs().copy()
 
     def step_wait(self) -> VecEnvStepReturn:
@@ -132,14 +157,5 @@ class BatchedTaskVecEnv(MaskedVecEnv):
         rewards = core.rewards[:, 0].copy()
         self._returns += rewards
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        elapsed = round(time.time() - self._t0, 6)
-        for i, extra in zip(ended.tolist(), self._final_infos(ended), strict=True):
-            infos[i] = {
-                "terminal_observation": core.final_obs[i, 0].copy(),
-                "TimeLimit.truncated": False,
-                **extra,
-                "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed},
-            }
-        self._lengths[ended] = 0
-        self._returns[ended] = 0.0
+        self._close_episodes(ended, infos)
         return self._obs().copy(), rewards, core.done != 0, infos

@@ -81,24 +81,27 @@ def _start_all(states, mode, num_players, max_turns, variant, first_player):
 
 @njit(cache=True)
 def _act(
-    states, actions, mode, num_players, max_turns, variant, first_player, win, loss, values, scaled, out_rewards, done,
-    final_obs, final_states,
+    states, actions, active, mode, num_players, max_turns, variant, first_player, win, loss, values, scaled,
+    out_rewards, done, final_obs, final_states,
 ):  # fmt: skip
-    """Apply one action per game, or none at all if any is illegal (return -(b+1) for the first bad b).
+    """Apply one action per game with ``active[b]`` (the others wait), or none at all if any is illegal (return
+    -(b+1) for the first bad b).
 
     Games that end are recorded (rewards, ``done`` code, terminal observation from every seat, terminal
     state) and restarted. Return how many games now need dice.
     """
     n = states.shape[0]
     for b in range(n):
-        if not is_legal(states[b], actions[b]):
+        if active[b] and not is_legal(states[b], actions[b]):
             return -(b + 1)
     needy = 0
     for b in range(n):
         state = states[b]
-        result = apply_action(state, actions[b])
         out_rewards[b, :] = 0.0
         done[b] = DONE_NO
+        if not active[b]:
+            continue  # at a decision node, so it needs no dice
+        result = apply_action(state, actions[b])
         if mode == MODE_GAME:
             if state[PHASE] == PHASE_OVER:
                 rewards(state, win, loss, out_rewards[b])
@@ -187,6 +190,7 @@ class GameBatch:
         self.value_scale = float(value_scale)
         self.scaled = self.values / self.value_scale
         self._value_sampler = value_sampler
+        self._all = np.ones(n, dtype=np.bool_)
         self.started = False
 
     def seed(self, seed: int | None) -> None:
@@ -203,13 +207,15 @@ class GameBatch:
         self.rewards[:] = 0.0
         self.started = True
 
-    def step(self, actions: Any) -> np.ndarray:
-        """Apply ``actions`` (one per game); return the indices of games that ended (and restarted)."""
+    def step(self, actions: Any, active: np.ndarray | None = None) -> np.ndarray:
+        """Apply ``actions`` (one per game) to the games where ``active`` (bool (N,), default all; the others wait
+        and their action is ignored); return the indices of games that ended (and restarted)."""
         if not self.started:
             raise RuntimeError("call reset() before step()")
         actions = self._check_actions(actions)
+        active = self._all if active is None else active
         needy = _act(
-            self.states, actions, *self._params, self._win, self._loss, self.values, self.scaled, self.rewards,
+            self.states, actions, active, *self._params, self._win, self._loss, self.values, self.scaled, self.rewards,
             self.done, self.final_obs, self.final_states,
         )  # fmt: skip
         if needy < 0:

@@ -44,22 +44,23 @@ def _start_all(states, num_players, children, penalty, minus, points, columns):
 
 
 @njit(cache=True)
-def _first_illegal(states, actions):
-    """-1 if every seat that must act has a legal action, else b * P + seat of the first that has not."""
+def _first_illegal(states, actions, active):
+    """-1 if every seat that must act in an active game has a legal action, else b * P + seat of the first that
+    has not."""
     num_players = actions.shape[1]
     for b in range(states.shape[0]):
         for s in range(num_players):
-            if E.must_act(states[b], s) & ~E.is_legal(states[b], s, actions[b, s]):
+            if active[b] & E.must_act(states[b], s) & ~E.is_legal(states[b], s, actions[b, s]):
                 return b * num_players + s
     return -1
 
 
 @njit(cache=True)
 def _act(
-    states, actions, mode, shaping, children, penalty, minus, points, columns, out_rewards, finished, done, final_obs,
-    final_states,
+    states, actions, active, mode, shaping, children, penalty, minus, points, columns, out_rewards, finished, done,
+    final_obs, final_states,
 ):  # fmt: skip
-    """Play one round in every game (all actions checked legal by ``_first_illegal``).
+    """Play one round in every game with ``active[b]`` (the others wait; all actions checked by ``_first_illegal``).
 
     ``finished[b, s]``: seat s checked a last EXTRA box this round; ``done[b]``: the game ended. Ended games
     are recorded (terminal observation from every seat, terminal state) and restarted. Return how many games
@@ -75,6 +76,9 @@ def _act(
         for s in range(num_players):
             out_rewards[b, s] = 0.0
             finished[b, s] = False
+        if not active[b]:
+            continue  # waits at its decision node: nothing happens, no throw needed
+        for s in range(num_players):
             if E.must_act(state, s):
                 E.apply_action(state, s, actions[b, s])
         for s in range(num_players):
@@ -152,6 +156,7 @@ class ExtraBatchCore:
         self.final_obs = np.zeros((n, p, self.obs_dim), dtype=np.float32)
         self.final_states = np.zeros((n, E.STATE_SIZE), dtype=np.int32)
         self.fresh_obs = fresh_obs
+        self._all = np.ones(n, dtype=np.bool_)
         self.started = False
 
     def reset(self, seed: int | None = None) -> None:
@@ -164,12 +169,14 @@ class ExtraBatchCore:
         self.finished[:] = False
         self.started = True
 
-    def step(self, actions: Any) -> np.ndarray:
-        """Play one round in every game; return the indices of games that ended (and restarted)."""
+    def step(self, actions: Any, active: np.ndarray | None = None) -> np.ndarray:
+        """Play one round in every game where ``active`` (bool (N,), default all; the others wait and their actions
+        are ignored); return the indices of games that ended (and restarted)."""
         if not self.started:
             raise RuntimeError("Extra! batched engine: call reset() before step()")
         actions = self._check_actions(actions)
-        bad = _first_illegal(self.states, actions)
+        active = self._all if active is None else active
+        bad = _first_illegal(self.states, actions, active)
         if bad >= 0:
             b, s = divmod(int(bad), self.num_players)
             legal = np.flatnonzero(self.masks[b, s]).tolist()
@@ -177,7 +184,7 @@ class ExtraBatchCore:
                 f"Extra! game {b}, seat player_{s}: action {int(actions[b, s])} is illegal; legal actions: {legal}"
             )
         needy = _act(
-            self.states, actions, self.mode, self.shaping, *self._sheet, self.rewards, self.finished, self.done,
+            self.states, actions, active, self.mode, self.shaping, *self._sheet, self.rewards, self.finished, self.done,
             self.final_obs, self.final_states,
         )  # fmt: skip
         self._roll(needy)

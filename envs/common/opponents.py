@@ -1,0 +1,215 @@
+"""One learning seat against fixed opponents: the SB3 ``VecEnv`` and Gymnasium plumbing every game shares.
+
+Why: the question researchers ask of a full game is "can a policy trained at one seat beat these players?".
+Opponents are any objects with ``act_batch(observations (k, D), masks (k, A)) -> (k,)`` (the ``agents/``
+protocol; envs never import agents). The N games live in a game's batched core; the opponents' moves are made
+inside ``step`` in batches, so the learner sees only its own decisions. A game's subclass says who is to act and
+how a round is played (sequential turns or simultaneous choices).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
+
+from .batching import LegalDiscrete
+from .vec_env import CoreVecEnv
+
+__all__ = ["OpponentsVecEnv", "Policy", "SingleGameEnv", "seat_opponents"]
+
+
+class Policy(Protocol):
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+
+
+def seat_opponents(opponents: Any, num_players: int, learner_seat: int) -> dict[int, Policy]:
+    """{seat: policy} for every seat but the learner's: one policy for all, or one per other seat in seat order."""
+    if not 0 <= learner_seat < num_players:
+        raise ValueError(f"learner_seat must be a seat 0..{num_players - 1}, got {learner_seat!r}")
+    seats = [s for s in range(num_players) if s != learner_seat]
+    if opponents is None:
+        raise ValueError(
+            "opponents are required: a policy with act_batch(observations, masks) (e.g. agents.make_agent('random')) "
+            f"or a list of {len(seats)}, one per other seat"
+        )
+    policies = list(opponents) if isinstance(opponents, Sequence) else [opponents]
+    if len(policies) == 1:
+        policies *= len(seats)
+    if len(policies) != len(seats):
+        raise ValueError(
+            f"opponents: {len(policies)} given for {len(seats)} other seats {seats}; give 1 or {len(seats)}"
+        )
+    for policy in policies:
+        if not callable(getattr(policy, "act_batch", None)):
+            raise TypeError(f"opponent {policy!r} has no act_batch(observations, masks) method")
+    return dict(zip(seats, policies, strict=True))
+
+
+class OpponentsVecEnv(CoreVecEnv):
+    """N games, the learner at ``learner_seat``, the other seats played by fixed policies; auto-reset.
+
+    After ``reset`` and every ``step`` each game waits for a learner decision. A step's reward is the learner's
+    reward from its move and the opponents' moves that follow, up to the game's end; ``done`` = the game ended
+    (``info``: ``terminal_observation`` from the learner's seat, ``won``, ``episode``, the game's own keys).
+
+    Subclasses give what ``CoreVecEnv`` asks (the core's ``step`` takes ``(actions, active)``) and ``_to_act()``
+    and ``_play(learner_actions | None, active)``; ``_final_infos`` has ``won``.
+    """
+
+    _GAME_ATTRS = ("learner_seat",)
+
+    def _init_opponents(
+        self, core: Any, opponents: Any, num_players: int, learner_seat: int, observation_space: spaces.Space,
+        action_space: spaces.Space,
+    ) -> None:  # fmt: skip
+        self.opponents = seat_opponents(opponents, num_players, learner_seat)
+        self.learner_seat = self._seat = learner_seat
+        self._init_core(core, observation_space, action_space)
+
+    def _to_act(self) -> np.ndarray:
+        """bool (N,): the learner must decide now."""
+        raise NotImplementedError
+
+    def _play(self, learner_actions: np.ndarray | None, active: np.ndarray) -> np.ndarray:
+        """One engine step in the ``active`` games (the learner's actions if given, the opponents' otherwise or
+        alongside); return the indices of games that ended."""
+        raise NotImplementedError
+
+    def reset(self) -> np.ndarray:
+        """Start all N games and play the opponents up to each learner decision (a ``seed()`` is used once)."""
+        seed = self._reset_core()
+        if seed is not None:  # seeded opponents too, so a seeded reset replays the same games
+            for k, policy in enumerate({id(p): p for p in self.opponents.values()}.values()):
+                if callable(getattr(policy, "reset", None)):
+                    policy.reset(seed + 1 + k)
+        rewards = np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, dtype=bool)
+        self._advance(rewards, done, [{} for _ in range(self.num_envs)])
+        if done.any():
+            raise RuntimeError(f"{type(self).__name__}: a game ended before the learner's first decision")
+        return self._obs().copy()
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async(actions)")
+        actions, self._actions = np.asarray(self._actions), None
+        if actions.shape == (self.num_envs, 1):
+            actions = actions[:, 0]
+        self._check_learner_actions(actions)
+        rewards = np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        ended = self._play(actions, np.ones(self.num_envs, dtype=bool))
+        self._lengths += 1
+        self._collect(ended, rewards, done, infos)
+        self._advance(rewards, done, infos)
+        return self._obs().copy(), rewards.astype(np.float32), done, infos
+
+    def _check_learner_actions(self, actions: np.ndarray) -> None:
+        """Shape, type and legality, before any opponent moves: a rejected step changes nothing."""
+        name = type(self).__name__
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"{name}: actions must have shape ({self.num_envs},), got {actions.shape}")
+        if not np.issubdtype(actions.dtype, np.integer):
+            raise TypeError(f"{name}: actions must be integers in 0..{self.action_space.n - 1}, got {actions.dtype}")
+        masks = self._masks()
+        inside = (actions >= 0) & (actions < masks.shape[1])
+        legal = inside & (masks[np.arange(self.num_envs), np.where(inside, actions, 0)] != 0)
+        if not legal.all():
+            b = int(np.flatnonzero(~legal)[0])
+            raise ValueError(
+                f"{name}: game {b}: action {int(actions[b])} is illegal; legal actions: "
+                f"{np.flatnonzero(masks[b]).tolist()}"
+            )
+
+    def _advance(self, rewards: np.ndarray, done: np.ndarray, infos: list[dict[str, Any]]) -> None:
+        """Opponents' moves until every game waits for the learner."""
+        while True:
+            waiting = ~self._to_act()
+            if not waiting.any():
+                return
+            self._collect(self._play(None, waiting), rewards, done, infos, waiting)
+
+    def _collect(
+        self, ended: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list[dict[str, Any]],
+        active: np.ndarray | None = None,
+    ) -> None:  # fmt: skip
+        """Add the learner's rewards of the games still in their episode; close the episodes of ``ended``."""
+        step_rewards = self._core.rewards[:, self.learner_seat].astype(np.float64)
+        open_games = ~done if active is None else active & ~done
+        again = ended[done[ended]]
+        if again.size:  # a restarted game ended before the learner's first decision
+            raise RuntimeError(f"{type(self).__name__}: games {again.tolist()} ended twice within one step")
+        rewards[open_games] += step_rewards[open_games]
+        self._returns[open_games] += step_rewards[open_games]
+        self._close_episodes(ended, infos)
+        done[ended] = True
+
+    def _opponent_actions(self, out: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
+        """``out[b] = opponents[seats[b]]``'s action on ``obs[b]``/``masks[b]`` for every b with ``seats[b] >= 0``."""
+        for seat, policy in self.opponents.items():
+            rows = np.flatnonzero(seats == seat)
+            if rows.size:
+                out[rows] = np.asarray(policy.act_batch(obs[rows], masks[rows]), dtype=np.int64)
+
+
+class SingleGameEnv(gymnasium.Env):
+    """One game of an ``OpponentsVecEnv`` as a Gymnasium env (``action_masks()``, ``info["action_mask"]``).
+
+    Why a wrapper: the rules, the opponents' play and the rewards stay in one place (the vec env with N = 1).
+    ``reset(seed)`` starts a new game (the seed makes it and every later game reproducible); ``step`` after the
+    end raises until the next ``reset``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, vec_env: OpponentsVecEnv) -> None:
+        if vec_env.num_envs != 1:
+            raise ValueError(f"SingleGameEnv needs a 1-game vec env, got {vec_env.num_envs}")
+        self.vec_env = vec_env
+        self.observation_space = vec_env.observation_space
+        self.action_space = LegalDiscrete(vec_env.action_space.n, self._mask)  # sample() draws a legal action
+        self._obs: np.ndarray | None = None
+        self._over = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if seed is not None or self._obs is None:
+            self.vec_env.seed(seed)
+            self._obs = self.vec_env.reset()[0]
+            self.action_space.seed(seed)
+        self._over = False
+        return self._obs.copy(), {"action_mask": self._mask()}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self._obs is None:
+            raise RuntimeError(f"{type(self.vec_env).__name__}: step() before reset(): call reset() to start a game")
+        if self._over:
+            raise RuntimeError(f"{type(self.vec_env).__name__}: the game is over: call reset() for a new one")
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise TypeError(f"action must be an int in 0..{self.action_space.n - 1}, got {action!r}")
+        obs, rewards, dones, infos = self.vec_env.step(np.array([action], dtype=np.int64))
+        info = dict(infos[0])
+        self._obs = obs[0]
+        if dones[0]:
+            self._over = True
+            final = info.pop("terminal_observation")
+            info.pop("episode", None)
+            info["action_mask"] = np.zeros(self.action_space.n, dtype=np.int8)
+            return final, float(rewards[0]), True, False, info
+        info["action_mask"] = self._mask()
+        return self._obs.copy(), float(rewards[0]), False, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as bools; all False once the game is over."""
+        return self._mask().astype(bool)
+
+    def _mask(self) -> np.ndarray:
+        if self._over:
+            return np.zeros(self.action_space.n, dtype=np.int8)
+        return self.vec_env._masks()[0].astype(np.int8)

@@ -1,0 +1,200 @@
+"""One learning seat against fixed opponents, both games: the opponents' moves are theirs and the learner sees only
+its own decisions (replayed against the PettingZoo envs), rewards, checkers, bad input, and scoring."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+from agents import make_agent
+from agents.random_agent import sample_masked
+from agents.vs_opponents import score_vs_opponents
+from envs.common.config import ConfigError
+from envs.easy_come_easy_go import engine as EC
+from envs.easy_come_easy_go.aec import raw_env as eceg_raw_env
+from envs.easy_come_easy_go.vs_opponents import EasyComeEasyGoVsOpponentsEnv, EasyComeEasyGoVsOpponentsVecEnv
+from envs.extra import engine as EX
+from envs.extra.parallel import parallel_env as extra_parallel_env
+from envs.extra.vs_opponents import ExtraVsOpponentsEnv, ExtraVsOpponentsVecEnv
+
+
+class LowestLegal:
+    """A deterministic opponent that also records what it was shown."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        assert observations.shape[0] == action_masks.shape[0] > 0 and action_masks.any(axis=1).all()
+        self.calls += 1
+        return action_masks.argmax(axis=1).astype(np.int64)
+
+
+@pytest.mark.parametrize(("seed", "players", "learner"), [(0, 2, 0), (3, 3, 1), (8, 4, 3)])
+def test_easy_come_plays_the_aec_game_with_the_opponents_moves(seed: int, players: int, learner: int) -> None:
+    """N = 1 against a deterministic opponent == the AEC env with the same seed, learner moves and opponent rule."""
+    cfg = {"num_players": players, "max_turns": 200}
+    venv = EasyComeEasyGoVsOpponentsVecEnv(1, LowestLegal(), cfg, learner_seat=learner)
+    venv.seed(seed)
+    obs = venv.reset()
+    aec = eceg_raw_env(cfg)
+    aec.reset(seed=seed)
+    picker = np.random.default_rng(seed)
+    games = decisions = 0
+    while games < 3:
+        while aec.agent_selection != f"player_{learner}":  # the opponents' moves, as the vec env made them
+            aec.step(int(np.argmax(aec.observe(aec.agent_selection)["action_mask"])))
+        seen = aec.observe(aec.agent_selection)
+        np.testing.assert_array_equal(obs[0], seen["observation"])  # the learner's decision, its own view
+        np.testing.assert_array_equal(venv.action_masks()[0], seen["action_mask"].astype(bool))
+        np.testing.assert_array_equal(venv.engine_states[0], aec.engine_state)
+        action = sample_masked(venv.action_masks().astype(np.int8), picker)
+        obs, rewards, dones, infos = venv.step(action)
+        aec.step(int(action[0]))
+        decisions += 1
+        while aec.engine_state[EC.PHASE] != EC.PHASE_OVER and aec.agent_selection != f"player_{learner}":
+            aec.step(int(np.argmax(aec.observe(aec.agent_selection)["action_mask"])))
+        if dones[0]:
+            games += 1
+            assert aec.engine_state[EC.PHASE] == EC.PHASE_OVER
+            winner = int(aec.engine_state[EC.WINNER])
+            assert infos[0]["won"] == (winner == learner) and infos[0]["winner"] == winner
+            assert rewards[0] == aec.rewards[f"player_{learner}"] == infos[0]["episode"]["r"]
+            assert infos[0]["episode"]["l"] == decisions  # an episode's length counts the learner's decisions only
+            np.testing.assert_array_equal(
+                infos[0]["terminal_observation"], aec.observe(f"player_{learner}")["observation"]
+            )
+            aec.reset()
+            decisions = 0
+        else:
+            assert rewards[0] == 0.0
+
+
+EXTRA_CASES = [(1, 2, 0, {}), (4, 3, 2, {"reward": "score", "shaping": True}), (6, 4, 1, {"reward": "score"})]
+
+
+@pytest.mark.parametrize(("seed", "players", "learner", "kwargs"), EXTRA_CASES)
+def test_extra_plays_the_parallel_game_with_the_opponents_choices(
+    seed: int, players: int, learner: int, kwargs: dict
+) -> None:
+    cfg = {"num_players": players, **kwargs}
+    venv = ExtraVsOpponentsVecEnv(1, LowestLegal(), cfg, learner_seat=learner)
+    venv.seed(seed)
+    obs = venv.reset()
+    env = extra_parallel_env(**cfg)
+    pobs, _ = env.reset(seed=seed)
+    me = f"player_{learner}"
+    picker = np.random.default_rng(seed)
+    games, paid = 0, 0.0
+    while games < 2:
+        np.testing.assert_array_equal(obs[0], pobs[me]["observation"])
+        action = int(sample_masked(venv.action_masks().astype(np.int8), picker)[0])
+        obs, rewards, dones, infos = venv.step(np.array([action]))
+        actions = {a: (action if a == me else int(np.argmax(pobs[a]["action_mask"]))) for a in env.agents}
+        pobs, prewards, *_ = env.step(actions)
+        paid += prewards.get(me, 0.0)
+        while env.agents and me not in env.agents:  # the learner finished: the others play the game out
+            pobs, prewards, *_ = env.step({a: int(np.argmax(pobs[a]["action_mask"])) for a in env.agents})
+            paid += prewards.get(me, 0.0)  # "win": paid at the end, after the learner left ``agents``
+        if env.agents:
+            np.testing.assert_array_equal(venv.engine_states[0], env.unwrapped.engine_state)
+        if dones[0]:
+            games += 1
+            assert not env.agents
+            scores = [EX.score(env.unwrapped.engine_state, s) for s in range(players)]
+            assert infos[0]["scores"] == scores and infos[0]["won"] == (scores[learner] == max(scores))
+            if kwargs.get("reward") == "score":
+                assert infos[0]["episode"]["r"] == pytest.approx(scores[learner] / 100, abs=1e-4)
+            else:
+                assert rewards[0] == (1.0 if infos[0]["won"] else -1.0)
+            assert infos[0]["episode"]["r"] == pytest.approx(paid, abs=1e-4)
+            pobs, _ = env.reset()
+            paid = 0.0
+
+
+@pytest.mark.parametrize("make", [
+    lambda: EasyComeEasyGoVsOpponentsEnv(make_agent("random", seed=1)),
+    lambda: ExtraVsOpponentsEnv([make_agent("random", seed=1), make_agent("extra_greedy")], num_players=3),
+])  # fmt: skip
+def test_gymnasium_and_sb3_env_checkers_pass(make) -> None:
+    gymnasium_check_env(make(), skip_render_check=True)
+    sb3_check_env(make())
+
+
+def test_gymnasium_make_by_id_and_a_whole_game() -> None:
+    for env_id, opponent in (("dicearena/EasyComeEasyGoVsOpponents-v0", "heuristic"),
+                             ("dicearena/ExtraVsOpponents-v0", "extra_planner")):  # fmt: skip
+        env = gymnasium.make(env_id, opponents=make_agent(opponent))
+        obs, info = env.reset(seed=3)
+        over, steps = False, 0
+        while not over:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            obs, reward, over, truncated, info = env.step(action)
+            steps += 1
+        assert reward in (-1.0, 1.0) and "won" in info and not info["action_mask"].any()
+        with pytest.raises(RuntimeError, match="game is over"):
+            env.step(0)
+        obs2, info2 = env.reset()
+        assert info2["action_mask"].any() and obs2 in env.observation_space
+        with pytest.raises(ValueError, match="opponents are required"):
+            gymnasium.make(env_id)
+
+
+def test_bad_input_is_named_and_changes_nothing() -> None:
+    opponent = LowestLegal()
+    venv = EasyComeEasyGoVsOpponentsVecEnv(4, opponent, seed=2)
+    venv.reset()
+    before, calls = venv.engine_states.copy(), opponent.calls
+    illegal = np.flatnonzero(~venv.action_masks()[1])[0]
+    actions = np.array([np.flatnonzero(m)[0] for m in venv.action_masks()])
+    actions[1] = illegal
+    with pytest.raises(ValueError, match=f"game 1: action {illegal} is illegal; legal actions"):
+        venv.step(actions)
+    with pytest.raises(TypeError, match="integers"):
+        venv.step(actions.astype(float))
+    with pytest.raises(ValueError, match="shape"):
+        venv.step(actions[:3])
+    np.testing.assert_array_equal(venv.engine_states, before)
+    assert opponent.calls == calls  # rejected before any opponent moved
+    extra = ExtraVsOpponentsEnv(LowestLegal())
+    extra.reset(seed=0)
+    with pytest.raises(TypeError, match="int"):
+        extra.step("3")
+    with pytest.raises(ValueError, match=r"opponents: 2 given for 3 other seats \[0, 2, 3\]; give 1 or 3"):
+        ExtraVsOpponentsVecEnv(2, [LowestLegal(), LowestLegal()], num_players=4, learner_seat=1)
+    with pytest.raises(TypeError, match="act_batch"):
+        ExtraVsOpponentsVecEnv(2, object())
+    with pytest.raises(ValueError, match="learner_seat must be a seat 0..1"):
+        ExtraVsOpponentsVecEnv(2, LowestLegal(), learner_seat=2)
+    with pytest.raises(ConfigError, match="num_players must be 2..6"):
+        ExtraVsOpponentsVecEnv(2, LowestLegal(), num_players=1)
+    with pytest.raises(ConfigError, match="max_turns must be at least num_players"):
+        EasyComeEasyGoVsOpponentsVecEnv(2, LowestLegal(), num_players=3, max_turns=2)
+
+
+def test_seeded_reset_replays_the_same_games_random_opponents_included() -> None:
+    venv = ExtraVsOpponentsVecEnv(16, make_agent("random", seed=0), num_players=3, seed=0)
+    runs = []
+    for _ in range(2):
+        venv.seed(11)
+        obs = [venv.reset()]
+        for _ in range(30):
+            obs.append(venv.step(venv.action_masks().argmax(axis=1))[0])
+        runs.append(np.stack(obs))
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+def test_scoring_ranks_the_players_as_the_game_says() -> None:
+    """Strong at the learner's seat wins often against random play, random rarely against the heuristic."""
+    task = "easy_come_easy_go_vs_opponents"
+    strong = score_vs_opponents(task, make_agent("heuristic"), {"opponents": "random"}, 300, 0)
+    weak = score_vs_opponents(task, make_agent("random", seed=1), {"opponents": "heuristic"}, 300, 0)
+    assert strong["games"] == weak["games"] == 300
+    assert strong["win_rate"] > 0.9 > 0.1 > weak["win_rate"]
+    assert 0.35 < weak["reference_win_rate"] < 0.65  # the heuristic against itself: about even
+    extra = score_vs_opponents("extra_vs_opponents", make_agent("extra_planner"),
+                               {"opponents": ["random"], "game": {"num_players": 2}}, 200, 0)  # fmt: skip
+    assert extra["win_rate"] > 0.9 and 0.35 < extra["reference_win_rate"] < 0.65  # random against random: even
