@@ -198,3 +198,13 @@ def test_scoring_ranks_the_players_as_the_game_says() -> None:
     extra = score_vs_opponents("extra_vs_opponents", make_agent("extra_planner"),
                                {"opponents": ["random"], "game": {"num_players": 2}}, 200, 0)  # fmt: skip
     assert extra["win_rate"] > 0.9 and 0.35 < extra["reference_win_rate"] < 0.65  # random against random: even
+
+
+def test_reset_mid_game_starts_a_new_game() -> None:
+    env = ExtraVsOpponentsEnv(make_agent("extra_greedy"))
+    obs, info = env.reset(seed=5)
+    for _ in range(2):
+        obs, _, _, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.vec_env.engine_states[0, EX.ROUND] == 3
+    env.reset()
+    assert env.vec_env.engine_states[0, EX.ROUND] == 1

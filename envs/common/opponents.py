@@ -179,8 +179,8 @@ class SingleGameEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        if seed is not None or self._obs is None:
-            self.vec_env.seed(seed)
+        if seed is not None or self._obs is None or not self._over:  # else: the game auto-reset after the last
+            self.vec_env.seed(seed)  # None: the chance stream goes on
             self._obs = self.vec_env.reset()[0]
             self.action_space.seed(seed)
         self._over = False
