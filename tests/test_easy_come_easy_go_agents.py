@@ -443,3 +443,12 @@ def test_make_agent_registry() -> None:
         make_agent("greedy")
     with pytest.raises(TypeError, match="make_agent"):
         make_agent("myopic", depth=3)
+
+
+def test_unique_rows_groups_like_numpy_unique() -> None:
+    from agents.easy_come_easy_go.heuristics import unique_rows
+
+    values = np.random.default_rng(3).integers(0, 3, (500, 9)).astype(np.float64) / 4
+    uniq, inverse = unique_rows(values)
+    np.testing.assert_array_equal(uniq[inverse], values)  # every row maps to its own distinct row
+    assert len(uniq) == len(np.unique(values, axis=0)) and len({r.tobytes() for r in uniq}) == len(uniq)

@@ -90,6 +90,18 @@ def decode_game(obs: np.ndarray) -> GameView:
     return GameView(num_players=n, owners=owners, held=held)
 
 
+def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct rows, index of each row's distinct row) of a 2-D float array, grouped by their bytes.
+
+    Why not ``np.unique(axis=0)``: that sorts field by field; one opaque 72-byte key per row sorts ~6x faster,
+    and agents call this on every batch (the seat-vs-opponents envs, each opponent move).
+    """
+    rows = np.ascontiguousarray(values, dtype=np.float64)
+    keys = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
+
+
 def _batch(name: str, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Observations (B, D) and masks (B, 24) as 2-D arrays, or a ValueError naming the agent and the shapes."""
     obs = np.atleast_2d(np.asarray(observations))
@@ -132,9 +144,9 @@ class _SolverAgent(Agent):
         if np.all(values == values[:1]):  # common case (exact evaluation, fixed-value tasks): one solution
             return self.solution(values[0]).best_action(view.dice, view.frozen, masks, self.prefer_fewer_frozen)
         out = np.empty(obs.shape[0], dtype=np.int64)
-        uniq, inverse = np.unique(values, axis=0, return_inverse=True)
+        uniq, inverse = unique_rows(values)
         for u in range(uniq.shape[0]):
-            rows = np.flatnonzero(inverse.reshape(-1) == u)
+            rows = np.flatnonzero(inverse == u)
             out[rows] = self.solution(uniq[u]).best_action(
                 view.dice[rows], view.frozen[rows], masks[rows], self.prefer_fewer_frozen
             )
@@ -238,8 +250,8 @@ class MyopicAgent(Agent):
         if np.all(values == values[:1]):  # common case (exact evaluation, fixed-value tasks): one table
             table, row_of = self.expectations(values[:1]), np.zeros(n, dtype=np.int64)
         else:
-            uniq, row_of = np.unique(values, axis=0, return_inverse=True)
-            table, row_of = self.expectations(uniq), row_of.reshape(-1)
+            uniq, row_of = unique_rows(values)
+            table = self.expectations(uniq)
         prize_value = np.where(legal[:, : eng.NUM_PRIZES], values, -np.inf)
         collect = prize_value.max(axis=1) > 0
 
