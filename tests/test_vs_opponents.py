@@ -208,3 +208,12 @@ def test_reset_mid_game_starts_a_new_game() -> None:
     assert env.vec_env.engine_states[0, EX.ROUND] == 3
     env.reset()
     assert env.vec_env.engine_states[0, EX.ROUND] == 1
+
+
+def test_an_opponents_illegal_move_is_named() -> None:
+    class Broken:
+        def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+            return np.full(len(action_masks), -5, dtype=np.int64)
+
+    with pytest.raises(ValueError, match="an opponent's move was rejected: .*action -5 is illegal"):
+        EasyComeEasyGoVsOpponentsVecEnv(8, Broken(), first_player=1, seed=0).reset()

@@ -133,7 +133,11 @@ class OpponentsVecEnv(CoreVecEnv):
             waiting = ~self._to_act()
             if not waiting.any():
                 return
-            self._collect(self._play(None, waiting), rewards, done, infos, waiting)
+            try:
+                ended = self._play(None, waiting)
+            except ValueError as exc:  # the engine rejected a move no learner made
+                raise ValueError(f"{type(self).__name__}: an opponent's move was rejected: {exc}") from None
+            self._collect(ended, rewards, done, infos, waiting)
 
     def _collect(
         self, ended: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list[dict[str, Any]],
