@@ -23,15 +23,9 @@ def check_task_config(task_id: str, config: dict[str, Any]) -> None:
     from envs.common.config import ConfigError, validate_config
 
     if task_id in VS_OPPONENTS_TASKS:
-        from agents import AGENT_NAMES
-        from agents.vs_opponents import OpponentsTaskConfig, game_config_class, make_vs_opponents_env
+        from agents.vs_opponents import make_vs_opponents_env
 
-        task = validate_config(OpponentsTaskConfig, config)
-        for spec in task.opponents:
-            if spec.kind not in AGENT_NAMES:
-                raise ConfigError(f"opponents: unknown agent {spec.kind!r}; known agents: {', '.join(AGENT_NAMES)}")
-        validate_config(game_config_class(task_id), task.game)
-        try:  # seats, learner seat and the game's own limits: build one game
+        try:  # task keys, opponents (by name), seats and the game's own limits: building one game checks them all
             make_vs_opponents_env(task_id, config, 1, 0)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None

@@ -54,16 +54,6 @@ def _env_class(task_id: str) -> type:
     raise ValueError(f"unknown task {task_id!r}; known: easy_come_easy_go_vs_opponents, extra_vs_opponents")
 
 
-def game_config_class(task_id: str) -> type:
-    if task_id == "easy_come_easy_go_vs_opponents":
-        from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
-
-        return EasyComeEasyGoConfig
-    from envs.extra.config import ExtraConfig
-
-    return ExtraConfig
-
-
 def make_vs_opponents_env(task_id: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
     """The task's SB3 vec env with its opponents built from their specs."""
     task = validate_config(OpponentsTaskConfig, config)

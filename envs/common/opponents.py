@@ -154,13 +154,6 @@ class OpponentsVecEnv(CoreVecEnv):
         self._close_episodes(ended, infos)
         done[ended] = True
 
-    def _opponent_actions(self, out: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
-        """``out[b] = opponents[seats[b]]``'s action on ``obs[b]``/``masks[b]`` for every b with ``seats[b] >= 0``."""
-        for seat, policy in self.opponents.items():
-            rows = np.flatnonzero(seats == seat)
-            if rows.size:
-                out[rows] = np.asarray(policy.act_batch(obs[rows], masks[rows]), dtype=np.int64)
-
 
 class SingleGameEnv(gymnasium.Env):
     """One game of an ``OpponentsVecEnv`` as a Gymnasium env (``action_masks()``, ``info["action_mask"]``).

@@ -62,7 +62,10 @@ class EasyComeEasyGoVsOpponentsVecEnv(OpponentsVecEnv):
             return core.step(learner_actions, active)
         actions = np.full(self.num_envs, -1, dtype=np.int64)  # ignored where not active
         seats = np.where(active, core.states[:, E.CURRENT], -1)
-        self._opponent_actions(actions, seats, core.obs, core.masks)
+        for seat, policy in self.opponents.items():
+            rows = np.flatnonzero(seats == seat)
+            if rows.size:
+                actions[rows] = policy.act_batch(core.obs[rows], core.masks[rows])
         return core.step(actions, active)
 
     def _obs(self) -> np.ndarray:
