@@ -177,9 +177,10 @@ class SingleGameEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         if seed is not None or self._obs is None or not self._over:  # else: the game auto-reset after the last
-            self.vec_env.seed(seed)  # None: the chance stream goes on
+            if seed is not None:  # SB3's seed(None) would draw a fresh seed; without one the chance stream goes on
+                self.vec_env.seed(seed)
+                self.action_space.seed(seed)
             self._obs = self.vec_env.reset()[0]
-            self.action_space.seed(seed)
         self._over = False
         return self._obs.copy(), {"action_mask": self._mask()}
 
