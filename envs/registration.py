@@ -13,6 +13,7 @@ PETTINGZOO_ENVS = {
     # id: (module, has parallel_env)
     f"{NAMESPACE}/easy_come_easy_go-v0": ("envs.easy_come_easy_go_v0", False),
     f"{NAMESPACE}/extra-v0": ("envs.extra_v0", True),
+    f"{NAMESPACE}/yay-v0": ("envs.yay_v0", False),
 }
 
 GYMNASIUM_ENVS = {

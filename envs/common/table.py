@@ -4,7 +4,8 @@ Why: the faces of each game differ only in the rules they call (engine) and the 
 plumbing around them -- config and constructor checks, the dice source, agents and spaces, resolving chance
 nodes, rendering, the AEC bookkeeping and input coercion -- is the same for every game, so it lives here.
 No rule lives here: a face passes in its engine module, which must provide ``NUM_FACES``, ``NUM_DICE``,
-``NUM_ACTIONS``, ``STATE_SIZE``, ``observation_size(P)``, ``dice_needed(state)``, ``apply_chance(state, faces)``.
+``NUM_ACTIONS``, ``STATE_SIZE``, ``observation_size(P)``, ``dice_needed(state)``, ``apply_chance(state, faces)``
+(a game may override ``_sizes`` and ``_resolve_chance`` where its sizes or chance events differ).
 """
 
 from __future__ import annotations
@@ -121,19 +122,24 @@ class DiceTable:
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self._obs_size = E.observation_size(n)
+        self._obs_size, self._num_actions = self._sizes()
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(*obs_bound, (self._obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (E.NUM_ACTIONS,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
             }
         )
-        act_space = spaces.Discrete(E.NUM_ACTIONS)
+        act_space = spaces.Discrete(self._num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self.engine_state = np.zeros(E.STATE_SIZE, dtype=np.int32)
         self._has_reset = False
         self.agents: list[str] = []
+
+    def _sizes(self) -> tuple[int, int]:
+        """(observation length, number of actions); a game whose sizes depend on more than the player count
+        (e.g. a board size) overrides this."""
+        return self._engine.observation_size(self.config.num_players), self._engine.NUM_ACTIONS
 
     # --- spaces and observations
 
@@ -145,7 +151,7 @@ class DiceTable:
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         obs = np.empty(self._obs_size, dtype=np.float32)
-        mask = np.zeros(self._engine.NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(self._num_actions, dtype=np.int8)
         self._observe_into(self.engine_state, self._seat[agent], obs, mask)
         return {"observation": obs, "action_mask": mask}
 

@@ -1,0 +1,195 @@
+"""PettingZoo AEC face of Yay!: a thin shell around the numba rules engine.
+
+Chance never reaches the agents: the start rolls and every throw (faces and where the dice land) are drawn
+from the env's throw source whenever the engine is at a chance node, so an agent only ever sees decisions:
+write, block, throw again, or the cross-off a throw that was not higher forces.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.utils import EzPickle
+from numba import njit
+from pettingzoo import AECEnv
+
+from envs.common.config import validate_config
+from envs.common.dice import DiceSource
+from envs.common.table import AECBookkeeping, DiceTable, check_faces, coerce_action, reseed, wrap_classic
+
+from . import engine as E
+from .chance import SeededThrows
+from .config import YayConfig
+from .render import render_ansi, render_rgb, standings
+
+__all__ = ["describe_action", "env", "raw_env"]
+
+
+def describe_action(action: int, rows: int = 8, cols: int = 8) -> str:
+    """Human wording of an action id, e.g. ``write at row 2, col 5`` or ``throw again``."""
+    squares = rows * cols
+    if action == 3 * squares:
+        return "throw again"
+    verb = ("write at", "block", "cross off own number at")[action // squares]
+    s = action % squares
+    return f"{verb} row {s // cols}, col {s % cols}"
+
+
+def action_help(rows: int, cols: int) -> str:
+    n = rows * cols
+    return (
+        f"actions are 0..{3 * n}: 0..{n - 1} write the total at square s, {n}..{2 * n - 1} block square s - {n}, "
+        f"{2 * n}..{3 * n - 1} cross off own number at square s - {2 * n}, {3 * n} throw again "
+        f"(square s = row * {cols} + col)"
+    )
+
+
+@njit(cache=True)
+def _observe(state: np.ndarray, seat: int, obs: np.ndarray, mask: np.ndarray) -> None:
+    """Observation and mask in one compiled call (the mask is all zero unless ``seat`` is to act)."""
+    E.encode_observation(state, seat, obs)
+    E.legal_mask(state, seat, mask)
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped env (PettingZoo classic style): an illegal move ends the game with -1 for the mover."""
+    return wrap_classic(raw_env(**kwargs))
+
+
+class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
+    """Yay! for 2-4 players; agents ``player_0..``; see README.md for every slot and id."""
+
+    metadata = {
+        "name": "yay_v0",
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+    _engine = E
+    _game_name = "Yay!"
+    _observe_into = staticmethod(_observe)
+    _render_ansi = staticmethod(render_ansi)
+    _render_rgb = staticmethod(render_rgb)
+
+    def __init__(
+        self,
+        config: YayConfig | dict[str, Any] | None = None,
+        dice: DiceSource | None = None,
+        render_mode: str | None = None,
+        **config_overrides: Any,
+    ) -> None:
+        """``dice``: a throw source (``roll(3)`` and ``land(die_size, rows, cols)``, see ``envs.yay.chance``)."""
+        EzPickle.__init__(self, config, dice, render_mode, **config_overrides)
+        AECEnv.__init__(self)
+        cfg = validate_config(YayConfig, config, **config_overrides)
+        if dice is not None and not callable(getattr(dice, "land", None)):
+            raise TypeError(
+                f"dice must be a Yay! throw source with roll(n) and land(die_size, rows, cols) "
+                f"(envs.yay.chance.SeededThrows / ScriptedThrows), got {type(dice).__name__}"
+            )
+        self._setup_table(cfg, dice if dice is not None else SeededThrows(), render_mode, (0.0, 1.0))
+        self._trusted_dice = isinstance(self.dice, SeededThrows)
+        self._touched = np.zeros(cfg.rows * cfg.cols, dtype=np.int32)
+        self._help = action_help(cfg.rows, cfg.cols)
+
+    def _sizes(self) -> tuple[int, int]:
+        cfg = self.config
+        return E.observation_size(cfg.num_players, cfg.rows, cfg.cols), E.num_actions(cfg.rows, cfg.cols)
+
+    # --- PettingZoo API (spaces, observe, render, close: DiceTable)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` reseeds the throws so it and every later unseeded reset are reproducible."""
+        reseed(self.dice, seed)
+        E.init_state(self.engine_state, *self.config.engine_args())
+        self._resolve_chance(E.dice_needed(self.engine_state))
+        self._start_episode()
+        self._has_reset = True
+        self.agent_selection = self.possible_agents[self.engine_state[E.CURRENT]]
+        self._update_infos()
+
+    def step(self, action: Any) -> None:
+        if self._dead_step_taken(action):
+            return
+        agent = self.agent_selection
+        action = coerce_action(action, self._num_actions, self._help)
+        state = self.engine_state
+        if not E.is_legal(state, self._seat[agent], action):
+            self._raise_illegal(agent, action)
+        self._cumulative_rewards[agent] = 0.0
+        E.apply_action(state, action)
+        self._resolve_chance(E.dice_needed(state))
+        if state[E.PHASE] == E.PHASE_OVER:
+            self._finish()
+        self.agent_selection = self.possible_agents[state[E.CURRENT]]
+        self._update_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    # --- internals
+
+    def _resolve_chance(self, k: int) -> None:
+        """Start rolls (faces only) until a starter is found, then throws (faces and landing) until a decision."""
+        state, cfg = self.engine_state, self.config
+        while k > 0:
+            faces = self.dice.roll(k)
+            if not self._trusted_dice:
+                faces = check_faces(faces, k, E.NUM_FACES)
+            if E.needs_landing(state):
+                corners = np.asarray(self.dice.land(cfg.die_size, cfg.rows, cfg.cols), dtype=np.float64)
+                if corners.shape != (E.NUM_DICE, 2):
+                    raise ValueError(f"the throw source must land {E.NUM_DICE} dice as (x, y) corners, got {corners}")
+                E.touched_squares(corners, cfg.die_size, cfg.rows, cfg.cols, self._touched)
+                E.apply_throw(state, faces, self._touched)
+            else:
+                E.apply_start_roll(state, faces)
+            k = E.dice_needed(state)
+
+    def _finish(self) -> None:
+        """Game over after this step: +1 / -1 for a finished game, truncation flags after ``max_turns``."""
+        state = self.engine_state
+        if state[E.TRUNCATED]:
+            self.truncations = dict.fromkeys(self.agents, True)
+            return
+        for seat, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(E.final_reward(state, seat))
+        self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+    def _update_infos(self) -> None:
+        s = self.engine_state
+        info = {
+            "dice": s[E.DICE : E.DICE + E.NUM_DICE].tolist(),
+            "total": int(s[E.TOTAL]),
+            "previous_total": int(s[E.PREVIOUS]),
+            "turn": int(s[E.TURN]),
+            "standings": standings(s),
+        }
+        self.infos = {a: dict(info) for a in self.agents}
+
+    def _raise_illegal(self, agent: str, action: int) -> None:
+        state, cfg = self.engine_state, self.config
+        seat = self._seat[agent]
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        E.legal_mask(state, seat, mask)
+        squares = cfg.rows * cfg.cols
+        kind, s = divmod(action, squares)
+        if state[E.PHASE] == E.PHASE_CROSS:
+            why = "a throw that was not higher forces crossing off one of your own uncrossed numbers"
+        elif action == 3 * squares:
+            why = "the first throw counts: no throwing again in a player's first turn"
+        elif not state[E.TOUCHED + s]:
+            why = "no die touches that square"
+        elif state[E.BOARD + s] != E.EMPTY:
+            why = "that square is already filled"
+        elif kind == 0:
+            why = f"the total {int(state[E.TOTAL])} is not higher than every uncrossed opponent number beside it"
+        elif kind == 1:
+            why = "blocking is allowed only when no touched square allows writing"
+        else:
+            why = "crossing off happens only after a throw that was not higher"
+        raise ValueError(
+            f"illegal action {action} ({describe_action(action, cfg.rows, cfg.cols)}) for {agent}: {why}. "
+            f"Legal action ids: {np.flatnonzero(mask).tolist()}"
+        )

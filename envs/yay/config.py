@@ -1,0 +1,41 @@
+"""Rule-variant and reward knobs of Yay! (defaults from ../shared/rules/yay.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from envs.common.config import GameConfig
+
+from .engine import END_ROW_AND_COLUMN, END_ROW_OR_COLUMN, MAX_PLAYERS, MAX_SIDE
+
+
+class YayConfig(GameConfig):
+    num_players: int = Field(2, ge=2, le=MAX_PLAYERS, description="players, seats player_0..")
+    rows: int = Field(8, ge=3, le=MAX_SIDE, description="rows of the sheet")
+    cols: int = Field(8, ge=3, le=MAX_SIDE, description="columns of the sheet")
+    die_size: float = Field(
+        1.27, gt=0.0, strict=False, description="side of a die in squares (1.27: a 19 mm die on 15 mm squares)"
+    )
+    end_when: Literal["row_or_column", "row_and_column"] = Field(
+        "row_or_column", description="the game ends at a full row or column, or only once both exist"
+    )
+    max_turns: int = Field(1000, ge=1, le=100_000, description="turns after which the game stops (reward 0)")
+
+    @model_validator(mode="after")
+    def _dice_fit(self) -> YayConfig:
+        if 2 * self.die_size >= min(self.rows, self.cols):
+            raise ValueError(
+                f"'die_size' {self.die_size} is too large for a {self.rows}x{self.cols} sheet: three dice must fit "
+                f"without overlapping, so 2 * die_size must be below min(rows, cols) = {min(self.rows, self.cols)}"
+            )
+        return self
+
+    @property
+    def end_mode(self) -> int:
+        return END_ROW_AND_COLUMN if self.end_when == "row_and_column" else END_ROW_OR_COLUMN
+
+    def engine_args(self) -> tuple[int, int, int, int, int]:
+        """``(num_players, rows, cols, end_mode, max_turns)``: how ``engine.init_state`` takes the config."""
+        return self.num_players, self.rows, self.cols, self.end_mode, self.max_turns

@@ -1,0 +1,455 @@
+"""The Yay! rules engine: the only place this game's rules exist (spec: ../shared/rules/yay.md).
+
+State is one flat ``int32`` array; every function here is a small numba-compiled scalar function over it.
+Chance is explicit and comes in two kinds, both supplied by the caller:
+
+- the *start roll* (``PHASE_START``): one player's three faces, to decide who starts;
+- a *throw* (``PHASE_THROW``): three faces plus the squares the dice touch. Where the dice land is the
+  chance model of rules/yay.md; ``touched_squares`` turns die positions into squares and ``dice_overlap``
+  says whether a landing must be drawn again, so a source can draw landings and a test can place dice.
+
+Everything else is a decision of the player to move (``CURRENT``): write, block, throw again, cross off.
+The board size, the end rule and the turn limit live in the state, so one compiled engine serves every config.
+No PettingZoo or Gymnasium here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+NUM_DICE = 3
+NUM_FACES = 6
+MIN_TOTAL = 3
+MAX_TOTAL = 18
+MAX_PLAYERS = 4
+MAX_SIDE = 12
+MAX_SQUARES = MAX_SIDE * MAX_SIDE
+
+# Phases.
+PHASE_START = 0  # chance: the next contender's start roll (three faces)
+PHASE_THROW = 1  # chance: the player to move throws (three faces and where they land)
+PHASE_DECIDE = 2  # decision: write, block or throw again
+PHASE_CROSS = 3  # decision: a throw that was not higher forces crossing off an own number
+PHASE_OVER = 4  # terminal
+
+# End rules (option ``end_when``).
+END_ROW_OR_COLUMN = 0
+END_ROW_AND_COLUMN = 1
+
+# What ended the last turn (``LAST_EVENT``), for infos and rendering.
+EVENT_NONE = 0
+EVENT_WROTE = 1
+EVENT_BLOCKED = 2
+EVENT_CROSSED = 3  # crossed off an own number after a throw that was not higher
+EVENT_NOT_HIGHER = 4  # a throw that was not higher, with no own number to cross off
+EVENT_ALL_FILLED = 5  # every touched square was filled: the turn passed (rule 5)
+
+# Square codes: 0 empty, 1 blocked, else a number: value | (seat + 1) << 5 | crossed << 10.
+EMPTY = 0
+BLOCKED = 1
+_OWNER_SHIFT = 5
+_CROSSED = 1 << 10
+
+# State slots.
+NUM_PLAYERS = 0
+ROWS = 1
+COLS = 2
+END_MODE = 3
+MAX_TURNS = 4
+PHASE = 5
+CURRENT = 6  # seat to move (or to roll in the start phase)
+TOTAL = 7  # this throw's total, 0 before the first throw of a turn
+PREVIOUS = 8  # the previous throw's total in this turn, 0 if none
+TURN = 9  # turns ended so far
+TRUNCATED = 10  # 1 if the game stopped at MAX_TURNS
+LAST_EVENT = 11
+LAST_SQUARE = 12  # square of the last write, block or cross-off, -1 if none
+DICE = 13  # 13..15: the last throw's faces 1..6
+FIRST_DONE = 16  # 16..19: 1 once the seat has had its first turn
+START_TOTAL = 20  # 20..23: start roll totals: -1 out of the running, 0 to roll, > 0 rolled
+TOUCHED = 24  # MAX_SQUARES flags: the squares the last throw touched
+BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
+STATE_SIZE = BOARD + MAX_SQUARES
+
+
+def num_actions(rows: int, cols: int) -> int:
+    """write at s, block s, cross off own s (rows * cols each), throw again (1)."""
+    return 3 * rows * cols + 1
+
+
+def observation_size(num_players: int, rows: int, cols: int) -> int:
+    """Per square 4 + num_players channels, then 8 + num_players scalars (see README.md)."""
+    return rows * cols * (4 + num_players) + 8 + num_players
+
+
+# --- squares
+
+
+@njit(cache=True, inline="always")
+def number_code(seat: int, value: int) -> int:
+    return value | ((seat + 1) << _OWNER_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def owner(code: int) -> int:
+    """Seat whose number is in the square, -1 for an empty or blocked square."""
+    return ((code >> _OWNER_SHIFT) & 7) - 1
+
+
+@njit(cache=True, inline="always")
+def value_of(code: int) -> int:
+    return code & 31 if code > BLOCKED else 0
+
+
+@njit(cache=True, inline="always")
+def is_crossed(code: int) -> bool:
+    return (code & _CROSSED) != 0
+
+
+@njit(cache=True, inline="always")
+def _live(code: int) -> bool:
+    """An uncrossed number."""
+    return code > BLOCKED and (code & _CROSSED) == 0
+
+
+# --- setup and chance
+
+
+@njit(cache=True, inline="always")
+def init_state(state: np.ndarray, num_players: int, rows: int, cols: int, end_mode: int, max_turns: int) -> None:
+    """A new game: an empty sheet, every player in the running for the start roll, seat 0 rolls first."""
+    state[:] = 0
+    state[NUM_PLAYERS] = num_players
+    state[ROWS] = rows
+    state[COLS] = cols
+    state[END_MODE] = end_mode
+    state[MAX_TURNS] = max_turns
+    state[PHASE] = PHASE_START
+    state[LAST_SQUARE] = -1
+    for seat in range(MAX_PLAYERS):
+        state[START_TOTAL + seat] = 0 if seat < num_players else -1
+
+
+@njit(cache=True, inline="always")
+def dice_needed(state: np.ndarray) -> int:
+    """Faces the next chance event needs: 3 at a start roll or a throw, 0 at a decision or the end."""
+    phase = state[PHASE]
+    return NUM_DICE if phase == PHASE_START or phase == PHASE_THROW else 0
+
+
+@njit(cache=True, inline="always")
+def needs_landing(state: np.ndarray) -> bool:
+    """True when the pending chance event is a throw onto the sheet (faces and touched squares)."""
+    return state[PHASE] == PHASE_THROW
+
+
+@njit(cache=True)
+def apply_start_roll(state: np.ndarray, faces: np.ndarray) -> None:
+    """The current contender's start roll (faces 0..5). When every contender has rolled, the highest starts;
+    the players tied on the highest roll again."""
+    n = state[NUM_PLAYERS]
+    state[START_TOTAL + state[CURRENT]] = faces[0] + faces[1] + faces[2] + NUM_DICE
+    for seat in range(n):
+        if state[START_TOTAL + seat] == 0:
+            state[CURRENT] = seat
+            return
+    best = 0
+    for seat in range(n):
+        best = max(best, state[START_TOTAL + seat])
+    tied = 0
+    first = -1
+    for seat in range(n):
+        if state[START_TOTAL + seat] == best:
+            tied += 1
+            if first < 0:
+                first = seat
+            state[START_TOTAL + seat] = 0
+        else:
+            state[START_TOTAL + seat] = -1
+    state[CURRENT] = first
+    if tied == 1:
+        state[START_TOTAL + first] = best
+        state[PHASE] = PHASE_THROW
+
+
+@njit(cache=True)
+def touched_squares(corners: np.ndarray, die_size: float, rows: int, cols: int, out: np.ndarray) -> None:
+    """``out[s] = 1`` for every square a die overlaps with positive area.
+
+    ``corners[i] = (x, y)``: the lower corner of die i in board units (square (r, c) spans [c, c+1] x [r, r+1]).
+    """
+    out[: rows * cols] = 0
+    for i in range(corners.shape[0]):
+        x, y = corners[i, 0], corners[i, 1]
+        c0, r0 = int(np.floor(x)), int(np.floor(y))
+        c1, r1 = int(np.ceil(x + die_size)) - 1, int(np.ceil(y + die_size)) - 1
+        for r in range(max(r0, 0), min(r1, rows - 1) + 1):
+            for c in range(max(c0, 0), min(c1, cols - 1) + 1):
+                out[r * cols + c] = 1
+
+
+@njit(cache=True)
+def dice_overlap(corners: np.ndarray, k: int, die_size: float) -> bool:
+    """True if die ``k`` overlaps (with positive area) any of dice ``0..k-1``: that landing is drawn again."""
+    for j in range(k):
+        if abs(corners[k, 0] - corners[j, 0]) < die_size and abs(corners[k, 1] - corners[j, 1]) < die_size:
+            return True
+    return False
+
+
+@njit(cache=True)
+def apply_throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray) -> None:
+    """A throw of the player to move: faces 0..5 and the 0/1 touched flags of the ``rows * cols`` squares.
+
+    A re-throw that is not higher than the previous one forces a cross-off (rule 9; decided before rule 5, as
+    its points never count); a throw touching only filled squares passes the turn (rule 5); else the player decides.
+    """
+    squares = state[ROWS] * state[COLS]
+    total = NUM_DICE
+    for i in range(NUM_DICE):
+        state[DICE + i] = faces[i] + 1
+        total += faces[i]
+    for s in range(squares):
+        state[TOUCHED + s] = touched[s]
+    state[TOTAL] = total
+    if state[PREVIOUS] > 0 and total <= state[PREVIOUS]:
+        if own_live_count(state, state[CURRENT]) > 0:
+            state[PHASE] = PHASE_CROSS
+        else:
+            _end_turn(state, EVENT_NOT_HIGHER, -1)
+        return
+    for s in range(squares):
+        if touched[s] and state[BOARD + s] == EMPTY:
+            state[PHASE] = PHASE_DECIDE
+            return
+    _end_turn(state, EVENT_ALL_FILLED, -1)
+
+
+# --- decisions
+
+
+@njit(cache=True, inline="always")
+def write_allowed(state: np.ndarray, seat: int, square: int, total: int) -> bool:
+    """``total`` may go into the empty ``square``: higher than every uncrossed opponent number beside it."""
+    rows, cols = state[ROWS], state[COLS]
+    r, c = square // cols, square % cols
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < rows and 0 <= cc < cols:
+            code = state[BOARD + rr * cols + cc]
+            if _live(code) and owner(code) != seat and value_of(code) >= total:
+                return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def can_write_somewhere(state: np.ndarray) -> bool:
+    seat, total = state[CURRENT], state[TOTAL]
+    for s in range(state[ROWS] * state[COLS]):
+        if state[TOUCHED + s] and state[BOARD + s] == EMPTY and write_allowed(state, seat, s, total):
+            return True
+    return False
+
+
+@njit(cache=True)
+def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
+    """0/1 legal actions of ``seat``: all zero unless it is the player to move at a decision."""
+    mask[:] = 0
+    phase = state[PHASE]
+    if seat != state[CURRENT] or (phase != PHASE_DECIDE and phase != PHASE_CROSS):
+        return
+    squares = state[ROWS] * state[COLS]
+    if phase == PHASE_CROSS:
+        for s in range(squares):
+            code = state[BOARD + s]
+            if _live(code) and owner(code) == seat:
+                mask[2 * squares + s] = 1
+        return
+    total = state[TOTAL]
+    any_write = False
+    for s in range(squares):
+        if state[TOUCHED + s] and state[BOARD + s] == EMPTY and write_allowed(state, seat, s, total):
+            mask[s] = 1
+            any_write = True
+    if not any_write:
+        for s in range(squares):
+            if state[TOUCHED + s] and state[BOARD + s] == EMPTY:
+                mask[squares + s] = 1
+    if state[FIRST_DONE + seat]:
+        mask[3 * squares] = 1
+
+
+@njit(cache=True)
+def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
+    squares = state[ROWS] * state[COLS]
+    if action < 0 or action > 3 * squares:
+        return False
+    mask = np.zeros(3 * squares + 1, dtype=np.int8)
+    legal_mask(state, seat, mask)
+    return mask[action] == 1
+
+
+@njit(cache=True)
+def apply_action(state: np.ndarray, action: int) -> None:
+    """Play a *legal* action of the player to move (check with ``is_legal``)."""
+    seat = state[CURRENT]
+    rows, cols = state[ROWS], state[COLS]
+    squares = rows * cols
+    if action == 3 * squares:  # throw again: the next throw must beat this one
+        state[PREVIOUS] = state[TOTAL]
+        state[PHASE] = PHASE_THROW
+        return
+    kind, s = action // squares, action % squares
+    if kind == 2:
+        state[BOARD + s] |= _CROSSED
+        _end_turn(state, EVENT_CROSSED, s)
+        return
+    if kind == 1:
+        state[BOARD + s] = BLOCKED
+        event = EVENT_BLOCKED
+    else:
+        total = state[TOTAL]
+        state[BOARD + s] = number_code(seat, total)
+        r, c = s // cols, s % cols
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < rows and 0 <= cc < cols:
+                t = rr * cols + cc
+                code = state[BOARD + t]
+                if _live(code) and owner(code) != seat:
+                    state[BOARD + t] = code | _CROSSED
+        event = EVENT_WROTE
+    if line_filled(state):
+        state[FIRST_DONE + seat] = 1
+        state[LAST_EVENT] = event
+        state[LAST_SQUARE] = s
+        state[TURN] += 1
+        state[PHASE] = PHASE_OVER
+        return
+    _end_turn(state, event, s)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(state: np.ndarray, event: int, square: int) -> None:
+    seat = state[CURRENT]
+    state[FIRST_DONE + seat] = 1
+    state[LAST_EVENT] = event
+    state[LAST_SQUARE] = square
+    state[TURN] += 1
+    state[PREVIOUS] = 0
+    if state[MAX_TURNS] > 0 and state[TURN] >= state[MAX_TURNS]:
+        state[TRUNCATED] = 1
+        state[PHASE] = PHASE_OVER
+        return
+    state[CURRENT] = (seat + 1) % state[NUM_PLAYERS]
+    state[TOTAL] = 0
+    state[PHASE] = PHASE_THROW
+
+
+@njit(cache=True)
+def line_filled(state: np.ndarray) -> bool:
+    """The game's end: a full row or a full column (``END_ROW_OR_COLUMN``), or both (``END_ROW_AND_COLUMN``)."""
+    rows, cols = state[ROWS], state[COLS]
+    full_row = False
+    for r in range(rows):
+        full = True
+        for c in range(cols):
+            if state[BOARD + r * cols + c] == EMPTY:
+                full = False
+                break
+        if full:
+            full_row = True
+            break
+    full_col = False
+    for c in range(cols):
+        full = True
+        for r in range(rows):
+            if state[BOARD + r * cols + c] == EMPTY:
+                full = False
+                break
+        if full:
+            full_col = True
+            break
+    if state[END_MODE] == END_ROW_AND_COLUMN:
+        return full_row and full_col
+    return full_row or full_col
+
+
+# --- scoring
+
+
+@njit(cache=True, inline="always")
+def own_live_count(state: np.ndarray, seat: int) -> int:
+    n = 0
+    for s in range(state[ROWS] * state[COLS]):
+        code = state[BOARD + s]
+        if _live(code) and owner(code) == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def own_live_sum(state: np.ndarray, seat: int) -> int:
+    n = 0
+    for s in range(state[ROWS] * state[COLS]):
+        code = state[BOARD + s]
+        if _live(code) and owner(code) == seat:
+            n += value_of(code)
+    return n
+
+
+@njit(cache=True, inline="always")
+def rank_key(state: np.ndarray, seat: int) -> int:
+    """Uncrossed numbers first, their sum breaks ties (a sum is below 64 * 18 + 1)."""
+    return own_live_count(state, seat) * 2048 + own_live_sum(state, seat)
+
+
+@njit(cache=True)
+def final_reward(state: np.ndarray, seat: int) -> float:
+    """+1 for a winner (equal best share the win), -1 otherwise; 0 before the end and after truncation."""
+    if state[PHASE] != PHASE_OVER or state[TRUNCATED]:
+        return 0.0
+    mine = rank_key(state, seat)
+    for other in range(state[NUM_PLAYERS]):
+        if rank_key(state, other) > mine:
+            return -1.0
+    return 1.0
+
+
+# --- observation
+
+
+@njit(cache=True)
+def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
+    """The sheet from ``seat``'s side (layout in README.md): per square empty, blocked, touched, crossed, own
+    number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars."""
+    n = state[NUM_PLAYERS]
+    squares = state[ROWS] * state[COLS]
+    channels = 4 + n
+    obs[:] = 0.0
+    for s in range(squares):
+        code = state[BOARD + s]
+        base = s * channels
+        obs[base + 2] = state[TOUCHED + s] if state[PHASE] != PHASE_START else 0
+        if code == EMPTY:
+            obs[base] = 1.0
+        elif code == BLOCKED:
+            obs[base + 1] = 1.0
+        elif is_crossed(code):
+            obs[base + 3] = 1.0
+        else:
+            rel = (owner(code) - seat) % n
+            obs[base + 4 + rel] = value_of(code) / MAX_TOTAL
+    k = squares * channels
+    to_move = state[CURRENT] == seat and state[PHASE] != PHASE_OVER and state[PHASE] != PHASE_START
+    obs[k] = 1.0 if to_move else 0.0
+    obs[k + 1] = state[TOTAL] / MAX_TOTAL if state[PHASE] != PHASE_START else 0.0
+    obs[k + 2] = state[PREVIOUS] / MAX_TOTAL
+    obs[k + 3] = 0.0 if state[FIRST_DONE + seat] else 1.0
+    obs[k + 4] = 1.0 if state[PHASE] == PHASE_CROSS and to_move else 0.0
+    obs[k + 5] = 1.0 if state[PHASE] == PHASE_OVER else 0.0
+    obs[k + 6] = (state[CURRENT] - seat) % n / n if state[PHASE] != PHASE_START else 0.0
+    obs[k + 7] = state[TURN] / max(state[MAX_TURNS], 1)
+    for rel in range(n):
+        obs[k + 8 + rel] = own_live_count(state, (seat + rel) % n) / squares

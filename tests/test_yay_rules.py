@@ -1,0 +1,256 @@
+"""Yay! rules (../shared/rules/yay.md) played with scripted throws: every rule sentence has a test here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.yay import engine as E
+from envs.yay.aec import raw_env
+from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
+
+FAR = ((0, 0), (6, 6))  # two dice parked in opposite corners, away from the action in the middle
+P0_STARTS = ([6, 6, 6], [1, 1, 1])  # start rolls: player_0 18, player_1 3
+
+
+def sq(r: int, c: int, cols: int = 8) -> int:
+    return r * cols + c
+
+
+def throw(faces: list[int], at: tuple[int, int], parked: tuple = FAR) -> tuple[list[int], np.ndarray]:
+    """Faces and a landing with one die's lower corner on square ``at`` and the other two parked."""
+    return faces, corners_at(at, *parked)
+
+
+def game(*throws: tuple, **config: object) -> raw_env:
+    env = raw_env(dice=ScriptedThrows([*P0_STARTS, *throws]), **config)
+    env.reset()
+    return env
+
+
+def put(env: raw_env, seat: int, value: int, *squares: tuple[int, int]) -> None:
+    for r, c in squares:
+        env.engine_state[E.BOARD + sq(r, c)] = E.number_code(seat, value)
+
+
+def block(env: raw_env, *squares: tuple[int, int]) -> None:
+    for r, c in squares:
+        env.engine_state[E.BOARD + sq(r, c)] = E.BLOCKED
+
+
+def legal(env: raw_env) -> set[int]:
+    return set(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]).tolist())
+
+
+def after_first_turns(env: raw_env) -> None:
+    env.engine_state[E.FIRST_DONE : E.FIRST_DONE + E.MAX_PLAYERS] = 1
+
+
+# --- how a throw lands
+
+
+@pytest.mark.parametrize(
+    ("corner", "size", "squares"),
+    [
+        ((0.0, 0.0), 1.27, {(0, 0), (0, 1), (1, 0), (1, 1)}),  # 4 squares
+        ((0.8, 2.0), 1.27, {(2, 0), (2, 1), (2, 2), (3, 0), (3, 1), (3, 2)}),  # 6: three columns, two rows
+        ((4.9, 4.9), 1.27, {(r, c) for r in (4, 5, 6) for c in (4, 5, 6)}),  # 9
+        ((3.0, 2.0), 1.0, {(2, 3)}),  # an edge-aligned unit die touches one square: contact needs positive area
+        ((6.73, 6.73), 1.27, {(6, 6), (6, 7), (7, 6), (7, 7)}),  # flush with the far edge
+    ],
+)
+def test_a_die_touches_every_square_its_footprint_overlaps(corner: tuple, size: float, squares: set) -> None:
+    out = np.zeros(64, dtype=np.int32)
+    corners = np.array([corner, (-50.0, -50.0), (-50.0, -50.0)])  # two dice off the sheet touch nothing
+    E.touched_squares(corners, size, 8, 8, out)
+    assert {divmod(int(s), 8) for s in np.flatnonzero(out)} == squares
+
+
+def test_dice_overlap_only_with_positive_area() -> None:
+    corners = np.array([[1.0, 1.0], [2.26, 1.0], [2.27, 1.0]])
+    assert E.dice_overlap(corners, 1, 1.27)  # 0.01 of the first die's width is shared
+    corners[1] = (2.27, 1.0)
+    assert not E.dice_overlap(corners, 1, 1.27)  # touching edges do not overlap
+
+
+def test_seeded_landings_follow_the_chance_model() -> None:
+    """Whole dice on the sheet, never overlapping; per axis a die spans 3 squares with probability 6 * 0.27 / 6.73."""
+    source = SeededThrows(seed=0)
+    wide, n = 0, 20_000
+    for _ in range(n // 3):
+        corners = source.land(1.27, 8, 8)
+        assert (corners >= 0).all() and (corners <= 8 - 1.27).all()
+        assert not any(E.dice_overlap(corners, k, 1.27) for k in (1, 2))
+        wide += int((np.ceil(corners[:, 0] + 1.27) - np.floor(corners[:, 0]) == 3).sum())
+    assert abs(wide / (n // 3 * 3) - 6 * 0.27 / 6.73) < 0.015  # no-overlap redraws barely change the share
+
+
+def test_the_total_is_the_sum_of_the_three_dice_and_touched_squares_are_the_union() -> None:
+    env = game(([2, 5, 6], corners_at((3, 3), (0, 0), (6, 6))))
+    state = env.engine_state
+    assert state[E.TOTAL] == 13 and env.infos["player_0"]["dice"] == [2, 5, 6]
+    touched = {divmod(int(s), 8) for s in np.flatnonzero(state[E.TOUCHED : E.TOUCHED + 64])}
+    assert touched == {(r + dr, c + dc) for r, c in ((3, 3), (0, 0), (6, 6)) for dr in (0, 1) for dc in (0, 1)}
+
+
+# --- the start
+
+
+def test_the_highest_start_roll_starts_and_ties_roll_again() -> None:
+    env = raw_env(dice=ScriptedThrows([[3, 3, 3], [3, 3, 3], [1, 1, 1], [2, 2, 2], throw([4, 4, 4], (3, 3))]))
+    env.reset()
+    assert env.agent_selection == "player_1"  # 9 and 9 tie; the re-roll 3 against 6 gives player_1 the start
+    env3 = raw_env(
+        num_players=3,
+        dice=ScriptedThrows([[1, 2, 2], [6, 2, 1], [3, 3, 3], [2, 2, 2], [5, 5, 5], throw([4, 4, 4], (3, 3))]),
+    )
+    env3.reset()
+    assert env3.agent_selection == "player_2"  # player_0 (5) is out of the re-roll between players 1 and 2
+
+
+# --- a turn
+
+
+def test_the_first_throw_counts_no_throwing_again() -> None:
+    env = game(throw([4, 4, 4], (3, 3)))
+    squares = {sq(3, 3), sq(3, 4), sq(4, 3), sq(4, 4), sq(0, 0), sq(0, 1), sq(1, 0), sq(1, 1)}
+    squares |= {sq(6, 6), sq(6, 7), sq(7, 6), sq(7, 7)}
+    assert legal(env) == squares  # write at any empty touched square; no throw again (action 192)
+    with pytest.raises(ValueError, match="first throw counts"):
+        env.step(192)
+
+
+def test_later_turns_may_throw_again_and_block_only_when_no_square_allows_writing() -> None:
+    env = game(throw([4, 4, 4], (3, 3)), throw([1, 1, 1], (3, 0)))
+    after_first_turns(env)
+    block(env, (0, 0), (0, 1), (1, 0), (1, 1), (6, 6), (6, 7), (7, 6), (7, 7))
+    assert legal(env) == {sq(3, 3), sq(3, 4), sq(4, 3), sq(4, 4), 192}
+    put(env, 1, 18, (2, 3), (2, 4), (3, 2), (4, 2), (5, 3), (5, 4), (3, 5), (4, 5))  # 12 beats none of them
+    assert legal(env) == {64 + sq(3, 3), 64 + sq(3, 4), 64 + sq(4, 3), 64 + sq(4, 4), 192}
+    env.step(64 + sq(3, 3))
+    assert env.engine_state[E.BOARD + sq(3, 3)] == E.BLOCKED and env.agent_selection == "player_1"
+
+
+def test_writing_a_higher_total_crosses_off_lower_opponent_numbers_beside_it() -> None:
+    env = game(throw([4, 4, 4], (3, 4)), throw([1, 1, 1], (0, 3)))
+    put(env, 1, 9, (3, 3))  # left of (3, 4)
+    put(env, 1, 11, (2, 4))  # above it
+    put(env, 1, 15, (2, 2))  # diagonal: not adjacent
+    put(env, 0, 13, (4, 3))  # own number, not beside (3, 4)
+    env.step(sq(3, 4))
+    state = env.engine_state
+    assert state[E.BOARD + sq(3, 4)] == E.number_code(0, 12)
+    assert E.is_crossed(state[E.BOARD + sq(3, 3)]) and E.is_crossed(state[E.BOARD + sq(2, 4)])
+    assert not E.is_crossed(state[E.BOARD + sq(2, 2)]) and not E.is_crossed(state[E.BOARD + sq(4, 3)])
+    assert env.infos["player_0"]["standings"] == [(2, 25), (1, 15)]
+
+
+def test_writing_no_higher_than_an_opponent_number_beside_is_not_allowed() -> None:
+    env = game(throw([3, 3, 3], (3, 4)))
+    put(env, 1, 9, (3, 3))
+    assert sq(3, 4) not in legal(env) and sq(3, 5) in legal(env)
+    with pytest.raises(ValueError, match="not higher than every uncrossed opponent number"):
+        env.step(sq(3, 4))
+
+
+def test_own_crossed_and_blocked_neighbours_do_not_restrict_writing() -> None:
+    env = game(throw([1, 1, 1], (3, 4)))
+    put(env, 0, 18, (3, 3))  # own
+    put(env, 1, 18, (2, 4))
+    env.engine_state[E.BOARD + sq(2, 4)] |= 1 << 10  # crossed off
+    block(env, (4, 4))
+    assert sq(3, 4) in legal(env)
+
+
+def test_a_throw_not_higher_than_the_previous_forces_crossing_off_an_own_number() -> None:
+    """Rule 9: throwing 10 then 10."""
+    env = game(throw([3, 3, 4], (3, 3)), throw([4, 4, 2], (3, 3)), throw([1, 1, 1], (3, 0)))
+    after_first_turns(env)
+    put(env, 0, 7, (5, 5), (5, 0))
+    put(env, 1, 8, (2, 0))
+    env.step(192)
+    assert env.engine_state[E.PHASE] == E.PHASE_CROSS and env.agent_selection == "player_0"
+    assert legal(env) == {128 + sq(5, 5), 128 + sq(5, 0)}
+    scalars = 64 * (4 + 2)
+    assert env.observe("player_0")["observation"][scalars + 4] == 1.0  # the cross-off-pending slot
+    with pytest.raises(ValueError, match="forces crossing off"):
+        env.step(sq(2, 2))
+    env.step(128 + sq(5, 0))
+    state = env.engine_state
+    assert E.is_crossed(state[E.BOARD + sq(5, 0)]) and not E.is_crossed(state[E.BOARD + sq(5, 5)])
+    assert env.agent_selection == "player_1" and state[E.LAST_EVENT] == E.EVENT_CROSSED
+
+
+def test_a_throw_not_higher_with_no_own_number_ends_the_turn() -> None:
+    env = game(throw([3, 3, 4], (3, 3)), throw([1, 2, 3], (3, 3)), throw([6, 6, 6], (1, 4)))
+    after_first_turns(env)
+    env.step(192)
+    assert env.agent_selection == "player_1" and env.engine_state[E.LAST_EVENT] == E.EVENT_NOT_HIGHER
+
+
+def test_a_higher_throw_offers_the_choice_again() -> None:
+    env = game(throw([3, 3, 4], (3, 3)), throw([5, 5, 1], (3, 3)))
+    after_first_turns(env)
+    env.step(192)
+    state = env.engine_state
+    assert state[E.PHASE] == E.PHASE_DECIDE and state[E.TOTAL] == 11 and state[E.PREVIOUS] == 10
+    assert env.agent_selection == "player_0" and 192 in legal(env)
+
+
+def test_a_throw_touching_only_filled_squares_passes_the_turn() -> None:
+    """Rule 5: no penalty, the next player throws."""
+    env = game(throw([3, 3, 3], (3, 3)), throw([6, 6, 6], (3, 3)), throw([2, 2, 2], (1, 4)))
+    block(env, (0, 0), (0, 1), (1, 0), (1, 1), (6, 6), (6, 7), (7, 6), (7, 7), (3, 4), (4, 3), (4, 4))
+    env.step(sq(3, 3))  # player_0 writes 9; player_1's 18 touches only filled squares
+    state = env.engine_state
+    assert state[E.LAST_EVENT] == E.EVENT_ALL_FILLED and env.agent_selection == "player_0"
+    assert state[E.TOTAL] == 6 and state[E.FIRST_DONE + 1] == 1
+
+
+# --- the end
+
+
+def test_filling_the_last_square_of_a_row_ends_the_game() -> None:
+    env = game(throw([3, 3, 3], (0, 6), parked=((3, 0), (6, 3))))
+    block(env, *[(0, c) for c in range(6)])
+    put(env, 1, 5, (0, 6))
+    env.step(sq(0, 7))  # the 8th square of row 0
+    assert env.engine_state[E.PHASE] == E.PHASE_OVER
+    assert all(env.terminations.values()) and env.rewards == {"player_0": 1.0, "player_1": -1.0}
+
+
+def test_a_full_column_ends_the_game_too_and_row_and_column_needs_both() -> None:
+    env = game(throw([3, 3, 3], (6, 0), parked=((0, 4), (3, 6))))
+    block(env, *[(r, 0) for r in range(7)])
+    env.step(sq(7, 0))
+    assert env.engine_state[E.PHASE] == E.PHASE_OVER
+    both = game(throw([3, 3, 3], (6, 0), parked=((0, 4), (3, 6))), throw([1, 1, 1], (3, 3)), end_when="row_and_column")
+    block(both, *[(r, 0) for r in range(7)])
+    both.step(sq(7, 0))
+    assert both.engine_state[E.PHASE] != E.PHASE_OVER and not any(both.terminations.values())
+    block(both, *[(7, c) for c in range(1, 8)])
+    assert E.line_filled(both.engine_state)
+
+
+def test_most_uncrossed_numbers_win_then_the_higher_sum_then_a_shared_win() -> None:
+    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    E.init_state(state, 3, 8, 8, E.END_ROW_OR_COLUMN, 100)
+    state[E.PHASE] = E.PHASE_OVER
+    for s, (seat, value) in enumerate([(0, 3), (0, 4), (1, 17), (2, 5), (2, 5), (2, 5)]):
+        state[E.BOARD + s] = E.number_code(seat, value)
+    state[E.BOARD + 10] = E.number_code(1, 18) | (1 << 10)  # crossed off: counts for nothing
+    assert [E.final_reward(state, s) for s in range(3)] == [-1.0, -1.0, 1.0]  # 3 numbers beat 2 and 1
+    state[E.BOARD + 5] = E.number_code(1, 9)  # 2 numbers each: sums 7, 17 + 9 = 26, 5 + 5 = 10
+    assert [E.final_reward(state, s) for s in range(3)] == [-1.0, 1.0, -1.0]
+    state[E.BOARD + 3] = E.number_code(2, 16)  # player_2: 16 + 5 = 21
+    state[E.BOARD + 2] = E.number_code(1, 12)  # player_1: 12 + 9 = 21: a shared win
+    assert [E.final_reward(state, s) for s in range(3)] == [-1.0, 1.0, 1.0]
+
+
+def test_max_turns_truncates_with_reward_zero() -> None:
+    env = raw_env(max_turns=2, dice=SeededThrows(3))
+    env.reset(seed=3)
+    while not any(env.truncations.values()) and not any(env.terminations.values()):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.engine_state[E.TURN] == 2 and set(env.rewards.values()) == {0.0}
