@@ -78,6 +78,7 @@ def test_seeded_landings_follow_the_chance_model() -> None:
     source = SeededThrows(seed=0)
     wide, n = 0, 20_000
     for _ in range(n // 3):
+        source.roll(3)
         corners = source.land(1.27, 8, 8)
         assert (corners >= 0).all() and (corners <= 8 - 1.27).all()
         assert not any(E.dice_overlap(corners, k, 1.27) for k in (1, 2))

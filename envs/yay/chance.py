@@ -17,35 +17,37 @@ from envs.common.dice import DiceExhausted
 
 from . import engine as E
 
-__all__ = ["ScriptedThrows", "SeededThrows", "corners_at"]
+__all__ = ["LANDING_KEYS", "ScriptedThrows", "SeededThrows", "corners_at"]
 
-_MAX_REDRAWS = 10_000
+LANDING_KEYS = 2**62
 
 
 class SeededThrows:
-    """Ordinary play: faces and landings from one NumPy generator; ``seed`` makes the whole stream reproducible."""
+    """Ordinary play: one NumPy generator; ``seed`` makes the whole stream reproducible.
+
+    Every chance event draws ``integers(0, 6, size=3)`` (faces) then ``integers(0, LANDING_KEYS)`` (a key that
+    ``engine.sample_landing`` turns into the landing), a start roll included, so the batched engine, which draws
+    ``(n, 3)`` faces and ``n`` keys per chance round, consumes the same stream with B = 1.
+    """
 
     faces = E.NUM_FACES
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+        self._key = 0
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def roll(self, n: int) -> np.ndarray:
-        return self.rng.integers(0, E.NUM_FACES, size=n)
+        faces = self.rng.integers(0, E.NUM_FACES, size=E.NUM_DICE)
+        self._key = int(self.rng.integers(0, LANDING_KEYS))
+        return faces[:n]
 
     def land(self, die_size: float, rows: int, cols: int) -> np.ndarray:
+        """The landing of the throw just rolled."""
         corners = np.empty((E.NUM_DICE, 2))
-        high = np.array([cols - die_size, rows - die_size])
-        for k in range(E.NUM_DICE):
-            for _ in range(_MAX_REDRAWS):
-                corners[k] = self.rng.random(2) * high
-                if not E.dice_overlap(corners, k, die_size):
-                    break
-            else:  # the config check (2 * die_size < min(rows, cols)) makes this unreachable in practice
-                raise RuntimeError(f"no room for die {k} after {_MAX_REDRAWS} draws (die_size {die_size})")
+        E.sample_landing(self._key, die_size, rows, cols, corners)
         return corners
 
 

@@ -198,6 +198,40 @@ def dice_overlap(corners: np.ndarray, k: int, die_size: float) -> bool:
     return False
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
+MAX_LANDING_DRAWS = 1000
+
+
+@njit(cache=True, inline="always")
+def _splitmix(x: np.uint64) -> tuple[np.uint64, float]:
+    """SplitMix64: the next generator word and a uniform float in [0, 1) (cheap enough to run per throw)."""
+    x = x + _GOLDEN
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return x, float(z >> np.uint64(11)) * _UNIT
+
+
+@njit(cache=True)
+def sample_landing(key: int, die_size: float, rows: int, cols: int, corners: np.ndarray) -> None:
+    """Where three dice land (rules/yay.md's model), a pure function of ``key``: each die's lower corner uniform
+    over the positions that keep it whole on the sheet, drawn again while it overlaps an earlier die."""
+    x = np.uint64(key)
+    high_x, high_y = cols - die_size, rows - die_size
+    for k in range(NUM_DICE):
+        for _ in range(MAX_LANDING_DRAWS):  # the config keeps 2 * die_size < min(rows, cols): a few draws at most
+            x, u = _splitmix(x)
+            corners[k, 0] = u * high_x
+            x, u = _splitmix(x)
+            corners[k, 1] = u * high_y
+            if not dice_overlap(corners, k, die_size):
+                break
+
+
 @njit(cache=True)
 def apply_throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray) -> None:
     """A throw of the player to move: faces 0..5 and the 0/1 touched flags of the ``rows * cols`` squares.
@@ -282,12 +316,26 @@ def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
 
 @njit(cache=True)
 def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
+    """``legal_mask(...)[action] == 1``, without building the mask."""
     squares = state[ROWS] * state[COLS]
-    if action < 0 or action > 3 * squares:
+    phase = state[PHASE]
+    if action < 0 or action > 3 * squares or seat != state[CURRENT]:
         return False
-    mask = np.zeros(3 * squares + 1, dtype=np.int8)
-    legal_mask(state, seat, mask)
-    return mask[action] == 1
+    if phase == PHASE_CROSS:
+        if action < 2 * squares or action == 3 * squares:
+            return False
+        code = state[BOARD + action - 2 * squares]
+        return _live(code) and owner(code) == seat
+    if phase != PHASE_DECIDE:
+        return False
+    if action == 3 * squares:
+        return state[FIRST_DONE + seat] == 1
+    kind, s = action // squares, action % squares
+    if kind == 2 or state[TOUCHED + s] == 0 or state[BOARD + s] != EMPTY:
+        return False
+    if kind == 0:
+        return write_allowed(state, seat, s, state[TOTAL])
+    return not can_write_somewhere(state)
 
 
 @njit(cache=True)

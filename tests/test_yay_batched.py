@@ -1,0 +1,98 @@
+"""Yay!'s batched engine: the same games as the AEC env, auto-reset, rewards from a recount, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs import yay_v0
+from envs.yay import engine as E
+from envs.yay.batched import BatchedYay
+from envs.yay.chance import SeededThrows
+
+
+@pytest.mark.parametrize(("seed", "config"), [(0, {}), (4, {"num_players": 3, "rows": 6, "cols": 7})])
+def test_one_game_batch_replays_the_aec_env(seed: int, config: dict) -> None:
+    """Same seed, same actions: the same observations, masks and rewards at every decision, over several games."""
+    env = yay_v0.raw_env(dice=SeededThrows(), **config)
+    env.reset(seed=seed)
+    batch = BatchedYay(1, seed=seed, **config)
+    obs, masks, info = batch.reset()
+    rng = np.random.default_rng(seed)
+    games = 0
+    while games < 3:
+        agent = env.agent_selection
+        expected = env.observe(agent)
+        assert info["current_player"][0] == env.possible_agents.index(agent)
+        np.testing.assert_array_equal(obs[0], expected["observation"])
+        np.testing.assert_array_equal(masks[0], expected["action_mask"])
+        action = int(rng.choice(np.flatnonzero(masks[0])))
+        env.step(action)
+        obs, masks, rewards, terminated, truncated, info = batch.step(np.array([action]))
+        if env.terminations[agent] or env.truncations[agent]:
+            assert terminated[0] or truncated[0]
+            assert rewards[0].tolist() == [env.rewards[a] for a in env.possible_agents]
+            np.testing.assert_array_equal(info["final_state"][0], env.engine_state)
+            env.reset()
+            games += 1
+        else:
+            assert not terminated[0] and not truncated[0] and not rewards.any()
+
+
+def test_random_play_ends_games_with_rewards_matching_the_standings() -> None:
+    batch = BatchedYay(256, num_players=3, seed=1)
+    obs, masks, _ = batch.reset()
+    rng = np.random.default_rng(1)
+    ended_games = 0
+    for _ in range(300):
+        assert masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, rewards, terminated, truncated, info = batch.step(actions)
+        ended = info["ended"]
+        assert set(ended.tolist()) == set(np.flatnonzero(terminated | truncated).tolist())
+        assert not truncated.any()
+        for k, b in enumerate(ended.tolist()):
+            standings = [tuple(x) for x in info["final_standings"][k].tolist()]
+            best = max(standings)
+            assert rewards[b].tolist() == [1.0 if s == best else -1.0 for s in standings]
+            assert E.line_filled(info["final_state"][k])
+            assert info["final_observation"].shape[1:] == (3, batch.observation_size)
+        assert not rewards[~(terminated | truncated)].any()
+        ended_games += ended.size
+    assert ended_games > 256  # every game ended at least once on average, and restarted
+
+
+def test_inactive_games_wait_and_bad_input_changes_nothing() -> None:
+    core = BatchedYay(8, seed=2)._core
+    core.reset()
+    masks = core.masks.copy()
+    legal = np.array([np.flatnonzero(m)[0] for m in masks])
+    before = core.states.copy()
+    bad = legal.copy()
+    bad[5] = int(np.flatnonzero(masks[5] == 0)[0])
+    with pytest.raises(ValueError, match=r"game 5, player_\d: action \d+ is illegal; legal actions: \["):
+        core.step(bad)
+    with pytest.raises(ValueError, match=r"shape \(8,\)"):
+        core.step(legal[:4])
+    with pytest.raises(TypeError, match="integers"):
+        core.step(legal.astype(float))
+    np.testing.assert_array_equal(core.states, before)
+    active = np.zeros(8, dtype=bool)
+    active[3] = True
+    core.step(bad, active)  # game 5's illegal action is ignored: it waits
+    changed = np.flatnonzero((core.states != before).any(axis=1))
+    assert changed.tolist() == [3]
+    with pytest.raises(RuntimeError, match="reset"):
+        BatchedYay(2).step(np.zeros(2, dtype=np.int64))
+
+
+def test_truncation_after_max_turns() -> None:
+    batch = BatchedYay(16, max_turns=3, seed=3)
+    obs, masks, _ = batch.reset()
+    truncated_games = 0
+    for _ in range(40):
+        obs, masks, rewards, terminated, truncated, info = batch.step(masks.argmax(axis=1))
+        truncated_games += int(truncated.sum())
+        assert not rewards[truncated].any()
+        assert (info["final_state"][:, E.TURN] == 3).all()
+    assert truncated_games > 0
