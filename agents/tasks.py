@@ -8,7 +8,13 @@ from agents.base import Agent
 
 __all__ = ["TASKS", "check_task_config", "make_training_env", "score_trained_agent"]
 
-TASKS = ("easy_come_easy_go_turn", "extra_solitaire", "easy_come_easy_go_vs_opponents", "extra_vs_opponents")
+TASKS = (
+    "easy_come_easy_go_turn",
+    "extra_solitaire",
+    "easy_come_easy_go_vs_opponents",
+    "extra_vs_opponents",
+    "yay_vs_opponents",
+)
 VS_OPPONENTS_TASKS = TASKS[2:]
 
 

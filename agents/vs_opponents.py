@@ -51,7 +51,13 @@ def _env_class(task_id: str) -> type:
         from envs.extra.vs_opponents import ExtraVsOpponentsVecEnv
 
         return ExtraVsOpponentsVecEnv
-    raise ValueError(f"unknown task {task_id!r}; known: easy_come_easy_go_vs_opponents, extra_vs_opponents")
+    if task_id == "yay_vs_opponents":
+        from envs.yay.vs_opponents import YayVsOpponentsVecEnv
+
+        return YayVsOpponentsVecEnv
+    raise ValueError(
+        f"unknown task {task_id!r}; known: easy_come_easy_go_vs_opponents, extra_vs_opponents, yay_vs_opponents"
+    )
 
 
 def make_vs_opponents_env(task_id: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:

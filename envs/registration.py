@@ -22,6 +22,7 @@ GYMNASIUM_ENVS = {
     # one learning seat against fixed opponents (``opponents=`` required)
     f"{NAMESPACE}/EasyComeEasyGoVsOpponents-v0": "envs.easy_come_easy_go.vs_opponents:EasyComeEasyGoVsOpponentsEnv",
     f"{NAMESPACE}/ExtraVsOpponents-v0": "envs.extra.vs_opponents:ExtraVsOpponentsEnv",
+    f"{NAMESPACE}/YayVsOpponents-v0": "envs.yay.vs_opponents:YayVsOpponentsEnv",
 }
 
 

@@ -7,7 +7,6 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
-from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -18,6 +17,7 @@ from envs.common.dice import ScriptedDice
 from envs.easy_come_easy_go import engine as E
 from envs.easy_come_easy_go.turn_encoding import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
 from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnEnv, EasyComeEasyGoTurnVecEnv, TurnTaskConfig
+from tests.helpers import check_masked_env
 
 DRAWN = {"value_distribution": {"kind": "uniform_int", "low": 0, "high": 5}}
 EXAMPLE_A = [[0, 2, 2, 5], [2, 5], [4]]  # rulebook: freeze both 2s, freeze the re-rolled 2, re-roll 5 -> 4
@@ -26,7 +26,7 @@ EXAMPLE_A_ACTIONS = [E.FREEZE_OFFSET + 0b0110, E.FREEZE_OFFSET + 0b0001]
 
 @pytest.mark.parametrize("config", [{}, DRAWN, {"prize_values": [0, 0, 1, 0, 0, 0, 0, 0, 2.5]}])
 def test_gymnasium_and_sb3_env_checkers_pass(config: dict) -> None:
-    gymnasium_check_env(EasyComeEasyGoTurnEnv(config))
+    check_masked_env(EasyComeEasyGoTurnEnv(config))
     sb3_check_env(EasyComeEasyGoTurnEnv(config))
 
 

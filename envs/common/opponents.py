@@ -20,7 +20,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 from .batching import LegalDiscrete
 from .vec_env import CoreVecEnv
 
-__all__ = ["OpponentsVecEnv", "Policy", "SingleGameEnv", "seat_opponents"]
+__all__ = ["OpponentsVecEnv", "Policy", "SingleGameEnv", "TurnOpponentsVecEnv", "seat_opponents"]
 
 
 class Policy(Protocol):
@@ -153,6 +153,37 @@ class OpponentsVecEnv(CoreVecEnv):
         self._returns[open_games] += step_rewards[open_games]
         self._close_episodes(ended, infos)
         done[ended] = True
+
+
+class TurnOpponentsVecEnv(OpponentsVecEnv):
+    """``OpponentsVecEnv`` for games where one player moves at a time (Easy Come, Easy Go; Yay!).
+
+    The core observes each game's player to move (``obs``, ``masks``) and ``states[:, _current_slot]`` names
+    that seat; the opponents due to move are asked in one ``act_batch`` per seat.
+    """
+
+    _current_slot: int
+
+    def _to_act(self) -> np.ndarray:
+        return self._core.states[:, self._current_slot] == self.learner_seat
+
+    def _play(self, learner_actions: np.ndarray | None, active: np.ndarray) -> np.ndarray:
+        core = self._core
+        if learner_actions is not None:
+            return core.step(learner_actions, active)
+        actions = np.full(self.num_envs, -1, dtype=np.int64)  # ignored where not active
+        seats = np.where(active, core.states[:, self._current_slot], -1)
+        for seat, policy in self.opponents.items():
+            rows = np.flatnonzero(seats == seat)
+            if rows.size:
+                actions[rows] = policy.act_batch(core.obs[rows], core.masks[rows])
+        return core.step(actions, active)
+
+    def _obs(self) -> np.ndarray:
+        return self._core.obs
+
+    def _masks(self) -> np.ndarray:
+        return self._core.masks
 
 
 class SingleGameEnv(gymnasium.Env):

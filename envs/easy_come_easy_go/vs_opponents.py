@@ -13,7 +13,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.common.config import ConfigError, validate_config
-from envs.common.opponents import OpponentsVecEnv, SingleGameEnv
+from envs.common.opponents import SingleGameEnv, TurnOpponentsVecEnv
 
 from . import engine as E
 from .batched import MODE_GAME, GameBatch
@@ -22,11 +22,13 @@ from .config import EasyComeEasyGoConfig
 __all__ = ["EasyComeEasyGoVsOpponentsEnv", "EasyComeEasyGoVsOpponentsVecEnv"]
 
 
-class EasyComeEasyGoVsOpponentsVecEnv(OpponentsVecEnv):
+class EasyComeEasyGoVsOpponentsVecEnv(TurnOpponentsVecEnv):
     """N full games, the learner at ``learner_seat`` (default 0), every other seat played by ``opponents`` (one
     policy for all, or one per other seat in seat order). SB3 ``VecEnv`` with ``action_masks()``; ended games'
     infos add ``won``, ``winner`` (-1 after truncation) and ``turns``.
     """
+
+    _current_slot = E.CURRENT
 
     def __init__(
         self,
@@ -52,27 +54,6 @@ class EasyComeEasyGoVsOpponentsVecEnv(OpponentsVecEnv):
         self._init_opponents(
             core, opponents, cfg.num_players, learner_seat, observation_space, spaces.Discrete(E.NUM_ACTIONS)
         )
-
-    def _to_act(self) -> np.ndarray:
-        return self._core.states[:, E.CURRENT] == self.learner_seat
-
-    def _play(self, learner_actions: np.ndarray | None, active: np.ndarray) -> np.ndarray:
-        core = self._core
-        if learner_actions is not None:
-            return core.step(learner_actions, active)
-        actions = np.full(self.num_envs, -1, dtype=np.int64)  # ignored where not active
-        seats = np.where(active, core.states[:, E.CURRENT], -1)
-        for seat, policy in self.opponents.items():
-            rows = np.flatnonzero(seats == seat)
-            if rows.size:
-                actions[rows] = policy.act_batch(core.obs[rows], core.masks[rows])
-        return core.step(actions, active)
-
-    def _obs(self) -> np.ndarray:
-        return self._core.obs
-
-    def _masks(self) -> np.ndarray:
-        return self._core.masks
 
     def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
         final = self._core.final_states[ended]
