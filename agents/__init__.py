@@ -26,12 +26,26 @@ def _build(name: str, kwargs: dict[str, Any]) -> Agent:
 
         extra = {"extra_greedy": GreedyAgent, "extra_planner": PlannerAgent, "extra_expectimax": ExpectimaxAgent}
         return extra[name](**kwargs)
+    if name == "yay_greedy":
+        from agents.yay import YayGreedyAgent
+
+        return YayGreedyAgent(**kwargs)
     from agents.easy_come_easy_go import ExactTurnAgent, FullGameHeuristicAgent, MyopicAgent
 
     return {"myopic": MyopicAgent, "exact": ExactTurnAgent, "heuristic": FullGameHeuristicAgent}[name](**kwargs)
 
 
-AGENT_NAMES = ("random", "myopic", "exact", "heuristic", "sb3", "extra_greedy", "extra_planner", "extra_expectimax")
+AGENT_NAMES = (
+    "random",
+    "myopic",
+    "exact",
+    "heuristic",
+    "sb3",
+    "extra_greedy",
+    "extra_planner",
+    "extra_expectimax",
+    "yay_greedy",
+)
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:

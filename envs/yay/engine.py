@@ -264,17 +264,24 @@ def apply_throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray) -> No
 
 
 @njit(cache=True, inline="always")
+def _beaten_by(state: np.ndarray, seat: int, square: int, total: int) -> bool:
+    """An uncrossed opponent number in ``square`` that ``total`` does not beat."""
+    code = state[BOARD + square]
+    return code > BLOCKED and (code & _CROSSED) == 0 and owner(code) != seat and (code & 31) >= total
+
+
+@njit(cache=True, inline="always")
 def write_allowed(state: np.ndarray, seat: int, square: int, total: int) -> bool:
     """``total`` may go into the empty ``square``: higher than every uncrossed opponent number beside it."""
     rows, cols = state[ROWS], state[COLS]
     r, c = square // cols, square % cols
-    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        rr, cc = r + dr, c + dc
-        if 0 <= rr < rows and 0 <= cc < cols:
-            code = state[BOARD + rr * cols + cc]
-            if _live(code) and owner(code) != seat and value_of(code) >= total:
-                return False
-    return True
+    if r > 0 and _beaten_by(state, seat, square - cols, total):
+        return False
+    if r < rows - 1 and _beaten_by(state, seat, square + cols, total):
+        return False
+    if c > 0 and _beaten_by(state, seat, square - 1, total):
+        return False
+    return not (c < cols - 1 and _beaten_by(state, seat, square + 1, total))
 
 
 @njit(cache=True, inline="always")
@@ -449,7 +456,7 @@ def own_live_sum(state: np.ndarray, seat: int) -> int:
 
 @njit(cache=True, inline="always")
 def rank_key(state: np.ndarray, seat: int) -> int:
-    """Uncrossed numbers first, their sum breaks ties (a sum is below 64 * 18 + 1)."""
+    """Uncrossed numbers first, their sum breaks ties (a sum stays below 2048 unless 114+ numbers survive)."""
     return own_live_count(state, seat) * 2048 + own_live_sum(state, seat)
 
 
@@ -471,33 +478,44 @@ def final_reward(state: np.ndarray, seat: int) -> float:
 @njit(cache=True)
 def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     """The sheet from ``seat``'s side (layout in README.md): per square empty, blocked, touched, crossed, own
-    number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars."""
+    number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars.
+
+    One pass writing every slot (no clearing pass, counts gathered on the way): the batched engine encodes
+    every game at every step, so this loop is most of its time."""
     n = state[NUM_PLAYERS]
     squares = state[ROWS] * state[COLS]
     channels = 4 + n
-    obs[:] = 0.0
+    started = state[PHASE] != PHASE_START
+    counts = np.zeros(MAX_PLAYERS, dtype=np.int32)
     for s in range(squares):
         code = state[BOARD + s]
         base = s * channels
-        obs[base + 2] = state[TOUCHED + s] if state[PHASE] != PHASE_START else 0
-        if code == EMPTY:
-            obs[base] = 1.0
-        elif code == BLOCKED:
-            obs[base + 1] = 1.0
-        elif is_crossed(code):
-            obs[base + 3] = 1.0
-        else:
-            rel = (owner(code) - seat) % n
-            obs[base + 4 + rel] = value_of(code) / MAX_TOTAL
+        obs[base] = 1.0 if code == EMPTY else 0.0
+        obs[base + 1] = 1.0 if code == BLOCKED else 0.0
+        obs[base + 2] = state[TOUCHED + s] if started else 0
+        live = code > BLOCKED and (code & _CROSSED) == 0
+        obs[base + 3] = 1.0 if code > BLOCKED and not live else 0.0
+        for rel in range(n):
+            obs[base + 4 + rel] = 0.0
+        if live:
+            rel = owner(code) - seat
+            if rel < 0:
+                rel += n
+            obs[base + 4 + rel] = (code & 31) / MAX_TOTAL
+            counts[rel] += 1
     k = squares * channels
-    to_move = state[CURRENT] == seat and state[PHASE] != PHASE_OVER and state[PHASE] != PHASE_START
+    phase = state[PHASE]
+    to_move = state[CURRENT] == seat and phase != PHASE_OVER and started
+    mover = state[CURRENT] - seat
+    if mover < 0:
+        mover += n
     obs[k] = 1.0 if to_move else 0.0
-    obs[k + 1] = state[TOTAL] / MAX_TOTAL if state[PHASE] != PHASE_START else 0.0
+    obs[k + 1] = state[TOTAL] / MAX_TOTAL if started else 0.0
     obs[k + 2] = state[PREVIOUS] / MAX_TOTAL
     obs[k + 3] = 0.0 if state[FIRST_DONE + seat] else 1.0
-    obs[k + 4] = 1.0 if state[PHASE] == PHASE_CROSS and to_move else 0.0
-    obs[k + 5] = 1.0 if state[PHASE] == PHASE_OVER else 0.0
-    obs[k + 6] = (state[CURRENT] - seat) % n / n if state[PHASE] != PHASE_START else 0.0
+    obs[k + 4] = 1.0 if phase == PHASE_CROSS and to_move else 0.0
+    obs[k + 5] = 1.0 if phase == PHASE_OVER else 0.0
+    obs[k + 6] = mover / n if started else 0.0
     obs[k + 7] = state[TURN] / max(state[MAX_TURNS], 1)
     for rel in range(n):
-        obs[k + 8 + rel] = own_live_count(state, (seat + rel) % n) / squares
+        obs[k + 8 + rel] = counts[rel] / squares

@@ -1,0 +1,234 @@
+"""Yay! greedy baseline: each rule of its policy on crafted positions (scripted throws), legality over many random
+games, strength against random play, and the registry and bad input."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.yay import BEAT, YayGreedyAgent, num_players_of
+from envs.yay import engine as E
+from envs.yay.aec import raw_env
+from envs.yay.chance import ScriptedThrows, corners_at
+
+FAR = ((0, 0), (6, 6))  # two dice parked in opposite corners, away from the action in the middle
+AGAIN = 192  # throw again on the default 8x8 sheet
+AGENT = YayGreedyAgent()
+
+
+def sq(r: int, c: int, cols: int = 8) -> int:
+    return r * cols + c
+
+
+def throw(faces: list[int], at: tuple[int, int], parked: tuple = FAR) -> tuple[list[int], np.ndarray]:
+    """Faces and a landing with one die's lower corner on square ``at`` and the other two parked."""
+    return faces, corners_at(at, *parked)
+
+
+def game(*throws: tuple, num_players: int = 2, starter: int = 0) -> raw_env:
+    """A game where ``starter`` starts (start rolls 18 against 3s) and then throws the scripted ``throws``."""
+    starts = [[6, 6, 6] if seat == starter else [1, 1, 1] for seat in range(num_players)]
+    env = raw_env(num_players=num_players, dice=ScriptedThrows([*starts, *throws]))
+    env.reset()
+    return env
+
+
+def put(env: raw_env, seat: int, value: int, *squares: tuple[int, int]) -> None:
+    for r, c in squares:
+        env.engine_state[E.BOARD + sq(r, c)] = E.number_code(seat, value)
+
+
+def block(env: raw_env, *squares: tuple[int, int]) -> None:
+    for r, c in squares:
+        env.engine_state[E.BOARD + sq(r, c)] = E.BLOCKED
+
+
+def after_first_turns(env: raw_env) -> None:
+    env.engine_state[E.FIRST_DONE : E.FIRST_DONE + E.MAX_PLAYERS] = 1
+
+
+def choice(env: raw_env, agent: YayGreedyAgent = AGENT) -> int:
+    """The agent's action for the player to move; it must be legal."""
+    seen = env.observe(env.agent_selection)
+    action = agent.act(seen["observation"], seen["action_mask"])
+    assert seen["action_mask"][action] == 1
+    return action
+
+
+def test_beat_table_is_the_exact_three_dice_distribution() -> None:
+    assert BEAT[2] == 1.0 and BEAT[18] == 0.0
+    assert BEAT[8] == pytest.approx(160 / 216) and BEAT[10] == 0.5 and BEAT[12] == pytest.approx(56 / 216)
+
+
+# --- (a) each rule of the policy
+
+
+def test_a_forced_cross_off_takes_the_lowest_own_number() -> None:
+    """Rule 9 (10 then 10): of own 12, 5 and 7 the 5 goes, wherever it stands."""
+    env = game(throw([3, 3, 4], (3, 3)), throw([4, 4, 2], (3, 3)), throw([1, 1, 1], (3, 0)))
+    after_first_turns(env)
+    put(env, 0, 12, (2, 6))
+    put(env, 0, 7, (0, 7))
+    put(env, 0, 5, (5, 5))
+    assert choice(env) != AGAIN  # a 10 is written, not thrown again; the test throws again itself
+    env.step(AGAIN)
+    assert env.engine_state[E.PHASE] == E.PHASE_CROSS
+    action = choice(env)
+    assert action == 128 + sq(5, 5)
+    env.step(action)
+    assert E.is_crossed(env.engine_state[E.BOARD + sq(5, 5)])
+
+
+def test_equal_lowest_numbers_cross_off_the_most_exposed_one() -> None:
+    """Two own 5s: the one on the edge (3 empty neighbours) stays, the open one (4) goes, though its index is higher."""
+    env = game(throw([3, 3, 4], (3, 3)), throw([4, 4, 2], (3, 3)))
+    after_first_turns(env)
+    put(env, 0, 5, (5, 0), (5, 5))
+    put(env, 0, 9, (1, 4))
+    env.step(AGAIN)
+    assert choice(env) == 128 + sq(5, 5)
+
+
+@pytest.mark.parametrize(("num_players", "mover", "opponent"), [(2, 0, 1), (2, 1, 0), (4, 0, 3), (4, 2, 1), (4, 3, 0)])
+def test_writing_prefers_the_square_that_crosses_an_opponent_number(
+    num_players: int, mover: int, opponent: int
+) -> None:
+    """First turn, total 12: the square beside an opponent's 9 (any relative seat) beats the safe corners; an own 9
+    beside a lower square tells the observer's numbers apart from the opponents' (mixed up, (3, 5) would win)."""
+    env = game(throw([4, 4, 4], (3, 4)), throw([1, 1, 1], (0, 3)), num_players=num_players, starter=mover)
+    assert env.agent_selection == f"player_{mover}"
+    put(env, mover, 9, (3, 6))  # beside (3, 5), a touched square
+    put(env, opponent, 9, (4, 6))  # beside (4, 5), a touched square
+    action = choice(env)
+    assert action == sq(4, 5)
+    env.step(action)
+    assert E.is_crossed(env.engine_state[E.BOARD + sq(4, 6)])
+
+
+def test_without_a_number_to_cross_the_least_exposed_square_is_written() -> None:
+    """Total 12, no opponent number near: the corner (7, 7) has 2 empty neighbours, every other touched square 3-4."""
+    env = game(throw([4, 4, 4], (2, 2), parked=((4, 4), (6, 6))))
+    assert choice(env) == sq(7, 7)
+
+
+def test_throws_again_on_a_low_total_but_not_in_the_first_turn_nor_on_a_high_total() -> None:
+    first = game(throw([1, 2, 2], (3, 3)))  # 5 in the first turn: the first throw counts
+    assert choice(first) < 64
+    later = game(throw([1, 2, 2], (3, 3)))
+    after_first_turns(later)
+    assert choice(later) == AGAIN  # 5 < 9 later on: throw again
+    high = game(throw([4, 4, 4], (3, 3)))
+    after_first_turns(high)
+    assert choice(high) < 64  # 12: write
+    edge = game(throw([3, 3, 3], (3, 3)))
+    after_first_turns(edge)
+    assert choice(edge) < 64 and choice(edge, YayGreedyAgent(throw_again_below=10)) == AGAIN  # the knob
+
+
+def walled_in(faces: list[int], later: bool) -> raw_env:
+    """The four squares around (3, 3)-(4, 4) are the only empty touched ones, every way in guarded by an opponent
+    18 except (4, 5), which holds an own 10: writing is impossible, blocking is the choice."""
+    env = game(throw(faces, (3, 3)))
+    if later:
+        after_first_turns(env)
+    block(env, (0, 0), (0, 1), (1, 0), (1, 1), (6, 6), (6, 7), (7, 6), (7, 7))
+    put(env, 1, 18, (2, 3), (2, 4), (3, 2), (4, 2), (5, 3), (5, 4), (3, 5))
+    put(env, 0, 10, (4, 5))
+    return env
+
+
+@pytest.mark.parametrize(("faces", "later"), [([4, 4, 4], False), ([1, 2, 3], False), ([4, 4, 4], True)])
+def test_blocks_the_square_beside_own_numbers(faces: list[int], later: bool) -> None:
+    """(4, 4) is beside the own 10: blocking it shuts the way to cross it (the other three squares come first)."""
+    env = walled_in(faces, later)
+    mask = env.observe("player_0")["action_mask"]
+    assert not mask[:64].any() and mask[64 + sq(3, 3)]
+    assert choice(env) == 64 + sq(4, 4)
+
+
+def test_when_only_blocking_throws_again_if_the_next_throw_likely_beats_this_one() -> None:
+    assert choice(walled_in([1, 2, 3], later=True)) == AGAIN  # P(beat 6) = 0.95
+    assert choice(walled_in([3, 3, 4], later=True)) == AGAIN  # P(beat 10) = 0.5 exactly
+    assert choice(walled_in([3, 4, 4], later=True)) == 64 + sq(4, 4)  # P(beat 11) = 0.375
+
+
+# --- (b) legality, and the batch agrees with one row at a time
+
+
+def play(agents: list, seed: int, record: list | None = None, **config: object) -> dict[str, float]:
+    """One raw AEC game (an illegal action would raise); greedy decisions checked against the mask and recorded."""
+    env = raw_env(**config)
+    env.reset(seed=seed)
+    while not (any(env.terminations.values()) or any(env.truncations.values())):
+        agent = agents[env.possible_agents.index(env.agent_selection)]
+        seen = env.observe(env.agent_selection)
+        action = agent.act(seen["observation"], seen["action_mask"])
+        if isinstance(agent, YayGreedyAgent):
+            assert seen["action_mask"][action] == 1
+            if record is not None:
+                record.append((seen["observation"], seen["action_mask"], action))
+        env.step(action)
+    return env.rewards
+
+
+@pytest.mark.parametrize(
+    ("config", "games"),
+    [({}, 30), ({"num_players": 4}, 20), ({"rows": 5, "cols": 7}, 40), ({"num_players": 3, "rows": 5, "cols": 7}, 30)],
+)
+def test_only_legal_actions_in_random_games(config: dict, games: int) -> None:
+    """Greedy in every seat, and greedy among random players (more varied positions: cross-offs, blocks)."""
+    greedy = YayGreedyAgent(rows=config.get("rows", 8), cols=config.get("cols", 8))
+    n = config.get("num_players", 2)
+    record: list = []
+    for seed in range(games):
+        seats = [greedy] * n if seed % 2 else [make_agent("random", seed=seed)] * n
+        seats[seed % n] = greedy
+        play(seats, seed, record, **config)
+    obs, masks, actions = (np.stack(x) for x in zip(*record, strict=True))
+    assert len(actions) > 10 * games
+    np.testing.assert_array_equal(greedy.act_batch(obs, masks), actions)
+    squares = greedy.rows * greedy.cols
+    kinds = np.bincount(actions // squares, minlength=4)
+    assert (kinds[[0, 2, 3]] > 0).all(), kinds  # writes, cross-offs and throws again all happened (blocks are rare)
+
+
+# --- (c) strength
+
+
+def test_beats_random_play_clearly() -> None:
+    """400 two-player games, seats alternated: measured 0.98 wins (shared wins count); asserted > 0.85."""
+    greedy, random_ = YayGreedyAgent(), make_agent("random", seed=0)
+    wins = 0
+    for seed, seat in zip(range(400), itertools.cycle((0, 1))):
+        seats = [greedy, random_] if seat == 0 else [random_, greedy]
+        wins += play(seats, seed)[f"player_{seat}"] > 0
+    assert wins / 400 > 0.85, wins
+
+
+# --- (d) registry and bad input
+
+
+def test_registry_and_bad_input() -> None:
+    agent = make_agent("yay_greedy", rows=5, cols=7, throw_again_below=8)
+    assert isinstance(agent, YayGreedyAgent) and agent.name == "yay_greedy" and agent.throw_again_below == 8
+    assert num_players_of(E.observation_size(3, 5, 7), 5, 7) == 3
+    eight = game(throw([4, 4, 4], (3, 3))).observe("player_0")
+    with pytest.raises(ValueError, match=r"not a Yay! observation of a 5x7 sheet"):
+        agent.act(eight["observation"], np.ones(3 * 35 + 1, dtype=np.int8))
+    with pytest.raises(ValueError, match=r"masks \(B, 106\) for a 5x7 sheet"):
+        agent.act(eight["observation"], eight["action_mask"])
+    with pytest.raises(ValueError, match="not a Yay! observation of a 8x8 sheet"):
+        AGENT.act_batch(np.zeros((2, 100), dtype=np.float32), np.ones((2, 193), dtype=np.int8))
+    with pytest.raises(ValueError, match="mask is empty"):
+        AGENT.act(eight["observation"], np.zeros(193, dtype=np.int8))
+    with pytest.raises(ValueError, match="'rows' must be an integer 3..12"):
+        YayGreedyAgent(rows=2)
+    with pytest.raises(ValueError, match="'throw_again_below' must be"):
+        make_agent("yay_greedy", throw_again_below=25)
+    with pytest.raises(ValueError, match="weights must be finite"):
+        YayGreedyAgent(risk_weight=float("nan"))
+    with pytest.raises(TypeError, match="bad arguments"):
+        make_agent("yay_greedy", sheet=3)
