@@ -3,7 +3,8 @@
 A recipe names a game, its agents and its benchmarks:
 - ``easy_come_easy_go``: ``turn_tasks`` (each scored exactly, by dynamic programming over every reachable
   state, as a percentage of the optimal turn) and ``full_game`` (2-player round robin in both seatings);
-- ``extra``: ``solitaire`` (mean score) and ``tables`` (mixed 2-, 4-, … player tables: win rates).
+- ``extra``: ``solitaire`` (mean score) and ``tables`` (mixed 2-, 4-, … player tables: win rates);
+- ``yay``: ``tables`` (mixed 2-, 3-, 4-player tables: win shares, mean uncrossed numbers).
 Prints one table per benchmark (95% intervals), writes ``results.json``, one CSV per benchmark and
 ``evaluation.png``.
 """
@@ -28,6 +29,7 @@ from envs.common.config import ConfigError, GameConfig, validate_config
 KINDS = {
     "easy_come_easy_go": ("random", "myopic", "exact", "heuristic", "sb3"),
     "extra": ("random", "extra_greedy", "extra_planner", "extra_expectimax", "sb3"),
+    "yay": ("random", "yay_greedy", "sb3"),
 }
 
 
@@ -58,7 +60,7 @@ class SolitaireSection(GameConfig):
 
 
 class TablesSection(GameConfig):
-    config: dict[str, Any] = Field(default_factory=dict, description="ExtraConfig keys other than num_players")
+    config: dict[str, Any] = Field(default_factory=dict, description="the game's config keys other than num_players")
     player_counts: list[Annotated[int, Field(ge=2, le=6)]] = Field(default_factory=lambda: [2, 4], min_length=1)
     games: int = Field(4000, ge=1, description="games per player count; seats drawn from the agents")
     seed: int = 0
@@ -88,7 +90,15 @@ class ExtraRecipe(_Recipe):
         return [*(["solitaire"] if self.solitaire else []), *(["tables"] if self.tables else [])]
 
 
-RECIPES = {"easy_come_easy_go": EasyComeEasyGoRecipe, "extra": ExtraRecipe}
+class YayRecipe(_Recipe):
+    game: Literal["yay"]
+    tables: TablesSection | None = None
+
+    def benchmarks(self) -> list[str]:
+        return ["tables"] if self.tables else []
+
+
+RECIPES = {"easy_come_easy_go": EasyComeEasyGoRecipe, "extra": ExtraRecipe, "yay": YayRecipe}
 SECTIONS = {
     "turn_tasks": TurnTaskSection,
     "full_game": FullGameSection,
@@ -97,7 +107,7 @@ SECTIONS = {
 }
 
 
-def load_recipe(path: Path) -> EasyComeEasyGoRecipe | ExtraRecipe:
+def load_recipe(path: Path) -> EasyComeEasyGoRecipe | ExtraRecipe | YayRecipe:
     if not path.is_file():
         raise ConfigError(f"no such config file: {path}")
     raw = yaml.safe_load(path.read_text())
@@ -227,6 +237,20 @@ def run_extra(recipe: ExtraRecipe) -> list[tuple[str, str, list[dict[str, Any]]]
     return out
 
 
+def run_yay(recipe: YayRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
+    from agents.yay.evaluation import mixed_table_win_rates
+
+    section = recipe.tables
+    players = _players(recipe, "tables", KINDS["yay"])  # a policy trained at one seat sees any seat the same way
+    if len(players) < 2:
+        raise ConfigError("[tables] needs at least two agents")
+    out = []
+    for n in section.player_counts:
+        rows = mixed_table_win_rates(players, n, section.games, section.config, section.seed + n)
+        out.append((f"{n}-player tables (seats drawn from the agents): win share", "win_rate", rows))
+    return out
+
+
 def overall_win_rates(game_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each agent's wins over all its 2-player games (both seats, every opponent), with a Wilson interval."""
     from agents.stats import wilson_ci
@@ -337,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.output_dir:
             recipe = recipe.model_copy(update={"output_dir": args.output_dir})
         started = time.perf_counter()
-        runner = run_easy_come_easy_go if recipe.game == "easy_come_easy_go" else run_extra
+        runner = {"easy_come_easy_go": run_easy_come_easy_go, "extra": run_extra, "yay": run_yay}[recipe.game]
         benchmarks = runner(recipe)
     except (ConfigError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -21,13 +21,12 @@ from typing import Any, Literal
 import yaml
 from pydantic import Field
 
+from agents.tasks import TASKS
 from envs.common.config import ConfigError, GameConfig, validate_config
 
 
 class TaskSection(GameConfig):
-    id: Literal["easy_come_easy_go_turn", "extra_solitaire", "easy_come_easy_go_vs_opponents", "extra_vs_opponents"] = (
-        Field(description="training task")
-    )
+    id: Literal[TASKS] = Field(description="training task (agents.tasks.TASKS)")  # type: ignore[valid-type]
     config: dict[str, Any] = Field(default_factory=dict, description="the task env's config keys")
     num_envs: int = Field(64, ge=1, le=65_536)
 

@@ -1,12 +1,14 @@
-"""Confidence intervals for evaluation tables (normal approximation; Wilson for win rates)."""
+"""Confidence intervals for evaluation tables (normal approximation; Wilson for win rates), and win shares at
+mixed tables (every game's table win-share rule, written once)."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
-__all__ = ["mean_ci", "wilson_ci"]
+__all__ = ["mean_ci", "table_win_shares", "wilson_ci"]
 
 Z95 = 1.959963984540054
 
@@ -30,3 +32,27 @@ def wilson_ci(successes: float, n: int) -> tuple[float, float, float]:
     centre = (p + Z95**2 / (2 * n)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
     return p, centre - half, centre + half
+
+
+def table_win_shares(
+    names: list[str], seat_agents: np.ndarray, keys: np.ndarray, seconds: float, per_seat: dict[str, np.ndarray]
+) -> list[dict[str, Any]]:
+    """Each agent's win share at mixed tables: its wins / the seats it took, a k-way tie for the best ``keys``
+    (G, P; higher is better) giving each 1/k, so with every seat filled by equals every rate is 1 / P.
+
+    ``seat_agents[g, s]`` indexes ``names``; ``per_seat`` adds the mean over an agent's seats of each (G, P) array.
+    """
+    num_games, num_players = seat_agents.shape
+    best = keys == keys.max(axis=1, keepdims=True)
+    share = best / best.sum(axis=1, keepdims=True)
+    rows = []
+    for i, name in enumerate(names):
+        seats = seat_agents == i
+        n = int(seats.sum())
+        if n == 0:
+            continue
+        rate, low, high = wilson_ci(float(share[seats].sum()), n)
+        rows.append({"agent": name, "players": num_players, "win_rate": rate, "ci_low": low, "ci_high": high,
+                     "seats": n, **{k: float(v[seats].mean()) for k, v in per_seat.items()},
+                     "games_per_second": num_games / seconds})  # fmt: skip
+    return rows

@@ -173,6 +173,28 @@ def test_evaluate_extra_solitaire_and_tables(tmp_path: Path, capsys) -> None:
     assert (out / "evaluation.png").is_file()
 
 
+def test_evaluate_yay_tables(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "yay"
+    recipe = {
+        "name": "tiny_yay",
+        "game": "yay",
+        "output_dir": str(out),
+        "agents": {"random": {"kind": "random", "kwargs": {"seed": 0}}, "greedy": {"kind": "yay_greedy"}},
+        "tables": {"player_counts": [2, 4], "games": 80, "config": {"rows": 6, "cols": 6}},
+    }
+    assert evaluate.main([str(write(tmp_path / "y.yaml", recipe))]) == 0
+    results = json.loads((out / "results.json").read_text())["benchmarks"]
+    for n in (2, 4):
+        rows = {r["agent"]: r for r in results[f"{n}_player_tables_seats_drawn_from_the_agents"]}
+        assert sum(r["seats"] for r in rows.values()) == 80 * n
+        assert rows["greedy"]["win_rate"] > rows["random"]["win_rate"]
+        assert rows["greedy"]["mean_numbers"] > rows["random"]["mean_numbers"]
+    assert "2-player tables" in capsys.readouterr().out
+    recipe["tables"]["player_counts"] = [5]
+    assert evaluate.main([str(write(tmp_path / "y.yaml", recipe))]) == 2
+    assert "num_players" in capsys.readouterr().err
+
+
 def test_evaluate_bad_config_names_the_key(tmp_path: Path, capsys) -> None:
     recipe = tiny_eval_recipe(tmp_path / "eval")
     recipe["agents"]["myopic"]["kind"] = "extra_greedy"  # an agent of another game
@@ -203,7 +225,8 @@ def test_every_shipped_recipe_validates(path: Path) -> None:
 @pytest.mark.parametrize(
     ("task", "config"),
     [("easy_come_easy_go_vs_opponents", {"opponents": ["myopic"], "game": {"num_players": 2}}),
-     ("extra_vs_opponents", {"opponents": "extra_greedy", "learner_seat": 1, "game": {"num_players": 3}})],
+     ("extra_vs_opponents", {"opponents": "extra_greedy", "learner_seat": 1, "game": {"num_players": 3}}),
+     ("yay_vs_opponents", {"opponents": ["yay_greedy"], "learner_seat": 1, "game": {"rows": 5, "cols": 5}})],
 )  # fmt: skip
 def test_train_a_seat_against_opponents_and_score_its_win_rate(tmp_path: Path, task: str, config: dict) -> None:
     out = tmp_path / "run"

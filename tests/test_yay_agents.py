@@ -218,14 +218,22 @@ def test_registry_and_bad_input() -> None:
     eight = game(throw([4, 4, 4], (3, 3))).observe("player_0")
     with pytest.raises(ValueError, match=r"not a Yay! observation of a 5x7 sheet"):
         agent.act(eight["observation"], np.ones(3 * 35 + 1, dtype=np.int8))
-    with pytest.raises(ValueError, match=r"masks \(B, 106\) for a 5x7 sheet"):
+    with pytest.raises(ValueError, match=r"masks of a 5x7 sheet have 106 entries, got 193"):
         agent.act(eight["observation"], eight["action_mask"])
     with pytest.raises(ValueError, match="not a Yay! observation of a 8x8 sheet"):
         AGENT.act_batch(np.zeros((2, 100), dtype=np.float32), np.ones((2, 193), dtype=np.int8))
+    with pytest.raises(ValueError, match="not those of a square sheet"):
+        AGENT.act_batch(np.zeros((2, 100), dtype=np.float32), np.ones((2, 3 * 35 + 1), dtype=np.int8))
+    six = raw_env(rows=6, cols=6)  # a square sheet is read off the mask length
+    six.reset(seed=0)
+    seen = six.observe(six.agent_selection)
+    assert seen["action_mask"][AGENT.act(seen["observation"], seen["action_mask"])] == 1
     with pytest.raises(ValueError, match="mask is empty"):
         AGENT.act(eight["observation"], np.zeros(193, dtype=np.int8))
     with pytest.raises(ValueError, match="'rows' must be an integer 3..12"):
-        YayGreedyAgent(rows=2)
+        YayGreedyAgent(rows=2, cols=8)
+    with pytest.raises(ValueError, match="give both 'rows' and 'cols'"):
+        YayGreedyAgent(rows=5)
     with pytest.raises(ValueError, match="'throw_again_below' must be"):
         make_agent("yay_greedy", throw_again_below=25)
     with pytest.raises(ValueError, match="weights must be finite"):

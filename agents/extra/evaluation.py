@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.stats import mean_ci, wilson_ci
+from agents.stats import mean_ci, table_win_shares
 
 __all__ = ["play_extra", "solitaire_scores", "mixed_table_win_rates"]
 
@@ -98,25 +98,4 @@ def mixed_table_win_rates(
     seat_agents = np.random.default_rng(seed).integers(0, len(pool), size=(games, num_players))
     result = play_extra(seat_agents, pool, config, seed)
     scores = result["scores"]
-    best = scores == scores.max(axis=1, keepdims=True)
-    share = best / best.sum(axis=1, keepdims=True)
-    rows = []
-    for i, name in enumerate(names):
-        seats = seat_agents == i
-        n = int(seats.sum())
-        if n == 0:
-            continue
-        rate, low, high = wilson_ci(float(share[seats].sum()), n)
-        rows.append(
-            {
-                "agent": name,
-                "players": num_players,
-                "win_rate": rate,
-                "ci_low": low,
-                "ci_high": high,
-                "seats": n,
-                "mean_score": float(scores[seats].mean()),
-                "games_per_second": games / result["seconds"],
-            }
-        )
-    return rows
+    return table_win_shares(names, seat_agents, scores, result["seconds"], {"mean_score": scores})

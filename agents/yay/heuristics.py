@@ -162,43 +162,64 @@ class YayGreedyAgent(Agent):
 
     def __init__(
         self,
-        rows: int = 8,
-        cols: int = 8,
+        rows: int | None = None,
+        cols: int | None = None,
         throw_again_below: int = 9,
         cross_weight: float = 10.0,
         cluster_weight: float = 0.5,
         risk_weight: float = 2.0,
     ) -> None:
-        """``rows``/``cols``: the sheet of the game played (the player count is read from the observation length);
-        ``throw_again_below``: with a legal write, throw again when the total is below it (3 = never);
-        the weights: the write score of the module docstring."""
+        """``rows``/``cols``: the sheet of the game played; None reads a square sheet off the mask length (give
+        both for any other shape; the player count is read from the observation length). ``throw_again_below``:
+        with a legal write, throw again when the total is below it (3 = never); the weights: the write score of
+        the module docstring."""
+        if (rows is None) != (cols is None):
+            raise ValueError(f"{self.name}: give both 'rows' and 'cols', or neither (a square sheet is inferred)")
         for key, value in (("rows", rows), ("cols", cols)):
-            if not isinstance(value, int | np.integer) or not 3 <= value <= E.MAX_SIDE:
+            if value is not None and (not isinstance(value, int | np.integer) or not 3 <= value <= E.MAX_SIDE):
                 raise ValueError(f"{self.name}: '{key}' must be an integer 3..{E.MAX_SIDE}, got {value!r}")
         if not isinstance(throw_again_below, int | np.integer) or not E.MIN_TOTAL <= throw_again_below <= 19:
             raise ValueError(f"{self.name}: 'throw_again_below' must be an integer 3..19, got {throw_again_below!r}")
         self.weights = np.array([cross_weight, cluster_weight, risk_weight], dtype=np.float64)
         if not np.isfinite(self.weights).all():
             raise ValueError(f"{self.name}: the weights must be finite numbers, got {self.weights.tolist()}")
-        self.rows, self.cols = int(rows), int(cols)
+        self.rows = None if rows is None else int(rows)
+        self.cols = None if cols is None else int(cols)
         self.throw_again_below = int(throw_again_below)
-        self.num_actions = E.num_actions(self.rows, self.cols)
+
+    def _sheet(self, num_actions: int) -> tuple[int, int]:
+        """(rows, cols) of the game whose masks have ``num_actions`` entries."""
+        if self.rows is not None:
+            if num_actions != E.num_actions(self.rows, self.cols):
+                raise ValueError(
+                    f"{self.name}: masks of a {self.rows}x{self.cols} sheet have {E.num_actions(self.rows, self.cols)} "
+                    f"entries, got {num_actions}"
+                )
+            return self.rows, self.cols
+        side = round(((num_actions - 1) / 3) ** 0.5)
+        if num_actions != E.num_actions(side, side) or not 3 <= side <= E.MAX_SIDE:
+            raise ValueError(
+                f"{self.name}: masks with {num_actions} entries are not those of a square sheet (3S + 1 for S = side^2 "
+                "squares); pass rows= and cols="
+            )
+        return side, side
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         obs = np.atleast_2d(np.asarray(observations))
         masks = np.atleast_2d(np.asarray(action_masks))
-        if obs.ndim != 2 or masks.ndim != 2 or obs.shape[0] != masks.shape[0] or masks.shape[1] != self.num_actions:
+        if obs.ndim != 2 or masks.ndim != 2 or obs.shape[0] != masks.shape[0]:
             raise ValueError(
-                f"{self.name}: need observations (B, D) and masks (B, {self.num_actions}) for a "
-                f"{self.rows}x{self.cols} sheet; got {obs.shape} and {masks.shape}"
+                f"{self.name}: need observations (B, D) and masks (B, A) of the same B; got {obs.shape} and "
+                f"{masks.shape}"
             )
-        n = num_players_of(obs.shape[1], self.rows, self.cols)
+        rows, cols = self._sheet(masks.shape[1])
+        n = num_players_of(obs.shape[1], rows, cols)
         out = np.empty(obs.shape[0], dtype=np.int64)
         _choose(
             np.ascontiguousarray(obs, dtype=np.float32),
             np.ascontiguousarray(masks, dtype=np.int8),
-            self.rows,
-            self.cols,
+            rows,
+            cols,
             n,
             self.throw_again_below,
             BEAT,
