@@ -26,6 +26,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/bench_easy_come_easy_go.py
 	$(PY) bench/bench_extra.py
+	$(PY) bench/bench_yay.py
 
 clean:
 	rm -rf $(VENV) runs results .pytest_cache

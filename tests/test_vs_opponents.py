@@ -255,3 +255,16 @@ def test_an_opponents_illegal_move_is_named() -> None:
 
     with pytest.raises(ValueError, match="an opponent's move was rejected: .*action -5 is illegal"):
         EasyComeEasyGoVsOpponentsVecEnv(8, Broken(), first_player=1, seed=0).reset()
+
+
+def test_yay_shaping_reaches_the_learner_and_keeps_returns_at_plus_minus_one() -> None:
+    venv = YayVsOpponentsVecEnv(16, make_agent("yay_greedy"), shaping=True, seed=4)
+    venv.reset()
+    picker = np.random.default_rng(4)
+    returns, intermediate = [], 0
+    for _ in range(300):
+        _, rewards, dones, infos = venv.step(sample_masked(venv.action_masks().astype(np.int8), picker))
+        intermediate += int((rewards[~dones] != 0).sum())
+        returns += [infos[i]["episode"]["r"] for i in np.flatnonzero(dones)]
+    assert len(returns) > 16 and intermediate > 100
+    assert np.allclose(np.abs(returns), 1.0, atol=1e-5)  # the lead's changes telescope; the final +-1 remains

@@ -255,3 +255,26 @@ def test_max_turns_truncates_with_reward_zero() -> None:
         env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     assert all(env.truncations.values()) and not any(env.terminations.values())
     assert env.engine_state[E.TURN] == 2 and set(env.rewards.values()) == {0.0}
+
+
+def test_shaping_pays_changes_of_the_lead_and_keeps_returns_at_the_final_reward() -> None:
+    env = game(throw([4, 4, 4], (3, 4)), throw([1, 1, 1], (0, 3)), shaping=True)
+    put(env, 1, 9, (3, 3))
+    put(env, 1, 11, (2, 4))
+    put(env, 1, 15, (2, 2))
+    put(env, 0, 13, (4, 3))
+    env.step(sq(3, 4))  # lead of player_0: 1 - 3 before, 2 - 1 after
+    assert env.rewards == {"player_0": pytest.approx(3 / 64), "player_1": pytest.approx(-3 / 64)}
+    for seed, config in ((0, {}), (1, {"num_players": 3}), (2, {"max_turns": 6})):
+        env = raw_env(shaping=True, **config)
+        env.reset(seed=seed)
+        returns = dict.fromkeys(env.possible_agents, 0.0)
+        shaped = 0
+        while not any(env.terminations.values()) and not any(env.truncations.values()):
+            env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+            for a in env.possible_agents:
+                returns[a] += env.rewards[a]
+            shaped += any(env.rewards.values())
+        finals = [E.final_reward(env.engine_state, s) for s in range(len(returns))]
+        assert list(returns.values()) == pytest.approx(finals, abs=1e-9)
+        assert shaped > 3  # the lead moved during the game, not only at its end

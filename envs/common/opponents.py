@@ -70,6 +70,7 @@ class OpponentsVecEnv(CoreVecEnv):
         self.opponents = seat_opponents(opponents, num_players, learner_seat)
         self.learner_seat = self._seat = learner_seat
         self._init_core(core, observation_space, action_space)
+        self._carry = np.zeros(core.num_envs)  # rewards of an episode earned before the learner's first decision
 
     def _to_act(self) -> np.ndarray:
         """bool (N,): the learner must decide now."""
@@ -92,6 +93,7 @@ class OpponentsVecEnv(CoreVecEnv):
         self._advance(rewards, done, [{} for _ in range(self.num_envs)])
         if done.any():
             raise RuntimeError(f"{type(self).__name__}: a game ended before the learner's first decision")
+        self._carry = rewards  # paid with the learner's first step (shaped rewards of the opponents' first moves)
         return self._obs().copy()
 
     def step_wait(self) -> VecEnvStepReturn:
@@ -101,7 +103,7 @@ class OpponentsVecEnv(CoreVecEnv):
         if actions.shape == (self.num_envs, 1):
             actions = actions[:, 0]
         self._check_learner_actions(actions)
-        rewards = np.zeros(self.num_envs)
+        rewards, self._carry = self._carry, np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=bool)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         ended = self._play(actions, np.ones(self.num_envs, dtype=bool))
@@ -143,14 +145,20 @@ class OpponentsVecEnv(CoreVecEnv):
         self, ended: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list[dict[str, Any]],
         active: np.ndarray | None = None,
     ) -> None:  # fmt: skip
-        """Add the learner's rewards of the games still in their episode; close the episodes of ``ended``."""
+        """Add the learner's rewards of the games still in their episode; close the episodes of ``ended``.
+
+        A game restarted earlier in this step (``done``) is in its next episode: its rewards (shaping on the
+        opponents' first moves) count towards that episode and are paid with the learner's next step."""
         step_rewards = self._core.rewards[:, self.learner_seat].astype(np.float64)
-        open_games = ~done if active is None else active & ~done
+        moved = np.ones(self.num_envs, dtype=bool) if active is None else active
+        open_games = moved & ~done
+        next_episode = moved & done
         again = ended[done[ended]]
         if again.size:  # a restarted game ended before the learner's first decision
             raise RuntimeError(f"{type(self).__name__}: games {again.tolist()} ended twice within one step")
         rewards[open_games] += step_rewards[open_games]
-        self._returns[open_games] += step_rewards[open_games]
+        self._carry[next_episode] += step_rewards[next_episode]
+        self._returns[moved] += step_rewards[moved]
         self._close_episodes(ended, infos)
         done[ended] = True
 

@@ -91,6 +91,8 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         self._setup_table(cfg, dice if dice is not None else SeededThrows(), render_mode, (0.0, 1.0))
         self._trusted_dice = isinstance(self.dice, SeededThrows)
         self._touched = np.zeros(cfg.rows * cfg.cols, dtype=np.int32)
+        self._before = np.zeros(E.MAX_PLAYERS)  # shaping: every seat's lead before / after a step
+        self._after = np.zeros(E.MAX_PLAYERS)
         self._help = action_help(cfg.rows, cfg.cols)
 
     def _sizes(self) -> tuple[int, int]:
@@ -118,10 +120,18 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         if not E.is_legal(state, self._seat[agent], action):
             self._raise_illegal(agent, action)
         self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if self.config.shaping:
+            E.potentials(state, self._before)
         E.apply_action(state, action)
         self._resolve_chance(E.dice_needed(state))
         if state[E.PHASE] == E.PHASE_OVER:
             self._finish()
+        elif self.config.shaping:
+            E.potentials(state, self._after)
+            for seat, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(self._after[seat] - self._before[seat])
+            self._accumulate_rewards()
         self.agent_selection = self.possible_agents[state[E.CURRENT]]
         self._update_infos()
         if self.render_mode == "human":
@@ -147,14 +157,16 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
             k = E.dice_needed(state)
 
     def _finish(self) -> None:
-        """Game over after this step: +1 / -1 for a finished game, truncation flags after ``max_turns``."""
+        """Game over after this step: +1 / -1 for a finished game, 0 and truncation flags after ``max_turns``
+        (with ``shaping``, minus each player's lead before the step, so that returns stay +-1 / 0)."""
         state = self.engine_state
+        for seat, a in enumerate(self.possible_agents):
+            lead = float(self._before[seat]) if self.config.shaping else 0.0
+            self.rewards[a] = float(E.final_reward(state, seat)) - lead
         if state[E.TRUNCATED]:
             self.truncations = dict.fromkeys(self.agents, True)
-            return
-        for seat, a in enumerate(self.possible_agents):
-            self.rewards[a] = float(E.final_reward(state, seat))
-        self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
 
     def _update_infos(self) -> None:

@@ -41,15 +41,19 @@ def _start_all(states, num_players, rows, cols, end_mode, max_turns):
 
 
 @njit(cache=True)
-def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, out_rewards, done, final_obs,
-         final_states):  # fmt: skip
+def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, shaping, out_rewards, done,
+         final_obs, final_states):  # fmt: skip
     """Apply one action per game with ``active[b]`` (the others wait), or none at all if any is illegal (return
-    -(b+1) for the first bad b). Ended games are recorded (rewards, ``done`` code, terminal observation from
-    every seat, terminal state) and restarted. Return how many games are now at a chance node."""
+    -(b+1) for the first bad b). Rewards: every seat's final reward when the game ends, and with ``shaping`` every
+    seat's change of ``potentials`` (the last step: final reward - potential). Ended games are recorded (``done``
+    code, terminal observation from every seat, terminal state) and restarted. Return how many games are now at
+    a chance node."""
     n = states.shape[0]
     for b in range(n):
         if active[b] and not E.is_legal(states[b], states[b, E.CURRENT], actions[b]):
             return -(b + 1)
+    before = np.zeros(E.MAX_PLAYERS)
+    after = np.zeros(E.MAX_PLAYERS)
     needy = 0
     for b in range(n):
         state = states[b]
@@ -58,11 +62,17 @@ def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, 
         done[b] = DONE_NO
         if not active[b]:
             continue  # waits at its decision node
+        if shaping:
+            E.potentials(state, before)
         E.apply_action(state, actions[b])
+        if shaping and state[E.PHASE] != E.PHASE_OVER:
+            E.potentials(state, after)
+            for s in range(num_players):
+                out_rewards[b, s] = after[s] - before[s]
         if state[E.PHASE] == E.PHASE_OVER:
             done[b] = DONE_TRUNCATED if state[E.TRUNCATED] else DONE_TERMINATED
             for s in range(num_players):
-                out_rewards[b, s] = E.final_reward(state, s)
+                out_rewards[b, s] = E.final_reward(state, s) - (before[s] if shaping else 0.0)
                 E.encode_observation(state, s, final_obs[b, s])
             for k in range(state.shape[0]):
                 final_states[b, k] = state[k]
@@ -154,8 +164,9 @@ class YayBatchCore:
         actions = self._check_actions(actions)
         active = self._all if active is None else active
         needy = _act(
-            self.states, actions, active, *self._args, self.rewards, self.done, self.final_obs, self.final_states
-        )
+            self.states, actions, active, *self._args, self.config.shaping, self.rewards, self.done, self.final_obs,
+            self.final_states,
+        )  # fmt: skip
         if needy < 0:
             b = -needy - 1
             raise ValueError(

@@ -22,6 +22,11 @@ class YayConfig(GameConfig):
         "row_or_column", description="the game ends at a full row or column, or only once both exist"
     )
     max_turns: int = Field(1000, ge=1, le=100_000, description="turns after which the game stops (reward 0)")
+    shaping: bool = Field(
+        False,
+        description="each step also pays every player the change of its lead in uncrossed numbers / squares; the "
+        "last step pays the final reward minus the lead, so returns stay +-1",
+    )
 
     @model_validator(mode="after")
     def _dice_fit(self) -> YayConfig:

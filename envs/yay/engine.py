@@ -472,6 +472,29 @@ def final_reward(state: np.ndarray, seat: int) -> float:
     return 1.0
 
 
+# --- shaping
+
+
+@njit(cache=True)
+def potentials(state: np.ndarray, out: np.ndarray) -> None:
+    """``out[seat]`` = (own uncrossed numbers - the most any opponent has) / squares: the lead the shaping
+    reward pays changes of (``shaping`` config key). A game's shaping rewards telescope, and the step that ends
+    the game pays ``final_reward - potential``, so a player's return is still its final +-1 (or 0)."""
+    n = state[NUM_PLAYERS]
+    squares = state[ROWS] * state[COLS]
+    counts = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    for s in range(squares):
+        code = state[BOARD + s]
+        if code > BLOCKED and (code & _CROSSED) == 0:
+            counts[owner(code)] += 1
+    for seat in range(n):
+        best = 0
+        for other in range(n):
+            if other != seat and counts[other] > best:
+                best = counts[other]
+        out[seat] = (counts[seat] - best) / squares
+
+
 # --- observation
 
 
