@@ -12,42 +12,10 @@ from agents import make_agent
 from agents.yay import BEAT, YayGreedyAgent, num_players_of
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
-from envs.yay.chance import ScriptedThrows, corners_at
+from tests.yay_scripts import after_first_turns, block, game, put, sq, throw
 
-FAR = ((0, 0), (6, 6))  # two dice parked in opposite corners, away from the action in the middle
 AGAIN = 192  # throw again on the default 8x8 sheet
 AGENT = YayGreedyAgent()
-
-
-def sq(r: int, c: int, cols: int = 8) -> int:
-    return r * cols + c
-
-
-def throw(faces: list[int], at: tuple[int, int], parked: tuple = FAR) -> tuple[list[int], np.ndarray]:
-    """Faces and a landing with one die's lower corner on square ``at`` and the other two parked."""
-    return faces, corners_at(at, *parked)
-
-
-def game(*throws: tuple, num_players: int = 2, starter: int = 0) -> raw_env:
-    """A game where ``starter`` starts (start rolls 18 against 3s) and then throws the scripted ``throws``."""
-    starts = [[6, 6, 6] if seat == starter else [1, 1, 1] for seat in range(num_players)]
-    env = raw_env(num_players=num_players, dice=ScriptedThrows([*starts, *throws]))
-    env.reset()
-    return env
-
-
-def put(env: raw_env, seat: int, value: int, *squares: tuple[int, int]) -> None:
-    for r, c in squares:
-        env.engine_state[E.BOARD + sq(r, c)] = E.number_code(seat, value)
-
-
-def block(env: raw_env, *squares: tuple[int, int]) -> None:
-    for r, c in squares:
-        env.engine_state[E.BOARD + sq(r, c)] = E.BLOCKED
-
-
-def after_first_turns(env: raw_env) -> None:
-    env.engine_state[E.FIRST_DONE : E.FIRST_DONE + E.MAX_PLAYERS] = 1
 
 
 def choice(env: raw_env, agent: YayGreedyAgent = AGENT) -> int:

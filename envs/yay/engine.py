@@ -402,30 +402,27 @@ def _end_turn(state: np.ndarray, event: int, square: int) -> None:
     state[PHASE] = PHASE_THROW
 
 
+@njit(cache=True, inline="always")
+def _any_full_line(state: np.ndarray, lines: int, length: int, line_step: int, square_step: int) -> bool:
+    """True if one of ``lines`` lines (squares ``i * line_step + j * square_step``, j < ``length``) has no
+    empty square: rows are (rows, cols, cols, 1), columns (cols, rows, 1, cols)."""
+    for i in range(lines):
+        full = True
+        for j in range(length):
+            if state[BOARD + i * line_step + j * square_step] == EMPTY:
+                full = False
+                break
+        if full:
+            return True
+    return False
+
+
 @njit(cache=True)
 def line_filled(state: np.ndarray) -> bool:
     """The game's end: a full row or a full column (``END_ROW_OR_COLUMN``), or both (``END_ROW_AND_COLUMN``)."""
     rows, cols = state[ROWS], state[COLS]
-    full_row = False
-    for r in range(rows):
-        full = True
-        for c in range(cols):
-            if state[BOARD + r * cols + c] == EMPTY:
-                full = False
-                break
-        if full:
-            full_row = True
-            break
-    full_col = False
-    for c in range(cols):
-        full = True
-        for r in range(rows):
-            if state[BOARD + r * cols + c] == EMPTY:
-                full = False
-                break
-        if full:
-            full_col = True
-            break
+    full_row = _any_full_line(state, rows, cols, cols, 1)
+    full_col = _any_full_line(state, cols, rows, 1, cols)
     if state[END_MODE] == END_ROW_AND_COLUMN:
         return full_row and full_col
     return full_row or full_col
