@@ -29,7 +29,7 @@ from envs.common.config import ConfigError, GameConfig, validate_config
 KINDS = {
     "easy_come_easy_go": ("random", "myopic", "exact", "heuristic", "sb3"),
     "extra": ("random", "extra_greedy", "extra_planner", "extra_expectimax", "sb3"),
-    "yay": ("random", "yay_greedy", "sb3"),
+    "yay": ("random", "yay_greedy", "yay_lookahead", "sb3"),
 }
 
 
@@ -239,14 +239,26 @@ def run_extra(recipe: ExtraRecipe) -> list[tuple[str, str, list[dict[str, Any]]]
 
 def run_yay(recipe: YayRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
     from agents.yay.evaluation import mixed_table_win_rates
+    from envs.yay import engine as yay_engine
+    from envs.yay.config import YayConfig
 
     section = recipe.tables
     players = _players(recipe, "tables", KINDS["yay"])  # a policy trained at one seat sees any seat the same way
-    if len(players) < 2:
-        raise ConfigError("[tables] needs at least two agents")
     out = []
     for n in section.player_counts:
-        rows = mixed_table_win_rates(players, n, section.games, section.config, section.seed + n)
+        game = validate_config(YayConfig, section.config, num_players=n)
+        size = yay_engine.observation_size(n, game.rows, game.cols)
+        seated = {}
+        for name, agent in players.items():  # a trained model reads one table size's observations only
+            space = getattr(getattr(agent, "model", None), "observation_space", None)
+            if space is None or space.shape == (size,):
+                seated[name] = agent
+            else:
+                print(f"note: {name!r} plays no {n}-player table: trained on observations of {space.shape[0]} floats, "
+                      f"these have {size}")  # fmt: skip
+        if len(seated) < 2:
+            raise ConfigError(f"[tables] {n}-player tables need at least two agents that can play them")
+        rows = mixed_table_win_rates(seated, n, section.games, section.config, section.seed + n)
         out.append((f"{n}-player tables (seats drawn from the agents): win share", "win_rate", rows))
     return out
 

@@ -30,6 +30,10 @@ def _build(name: str, kwargs: dict[str, Any]) -> Agent:
         from agents.yay import YayGreedyAgent
 
         return YayGreedyAgent(**kwargs)
+    if name == "yay_lookahead":
+        from agents.yay import YayLookaheadAgent
+
+        return YayLookaheadAgent(**kwargs)
     from agents.easy_come_easy_go import ExactTurnAgent, FullGameHeuristicAgent, MyopicAgent
 
     return {"myopic": MyopicAgent, "exact": ExactTurnAgent, "heuristic": FullGameHeuristicAgent}[name](**kwargs)
@@ -45,6 +49,7 @@ AGENT_NAMES = (
     "extra_planner",
     "extra_expectimax",
     "yay_greedy",
+    "yay_lookahead",
 )
 
 

@@ -44,13 +44,14 @@ def play_yay(
     done = 0
     started = time.perf_counter()
     while done < num_games:
-        owners = seat_agents[np.minimum(slot_game, num_games - 1), info["current_player"]]  # extra slots idle
+        counted = slot_game < num_games  # slots past the last game wait instead of playing games nobody counts
+        owners = np.where(counted, seat_agents[np.minimum(slot_game, num_games - 1), info["current_player"]], -1)
         actions = np.zeros(batch, dtype=np.int64)
         for i, agent in enumerate(pool):
             rows = np.flatnonzero(owners == i)
             if rows.size:
                 actions[rows] = agent.act_batch(obs[rows], masks[rows])
-        obs, masks, step_rewards, _, step_truncated, info = engine.step(actions)
+        obs, masks, step_rewards, _, step_truncated, info = engine.step(actions, counted)
         for k, slot in enumerate(info["ended"].tolist()):
             game = slot_game[slot]
             if game < num_games:

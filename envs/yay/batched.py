@@ -240,9 +240,12 @@ class BatchedYay(BatchedFace):
         self._core.reset(seed)
         return self._out(self._core.obs), self._out(self._core.masks), {"current_player": self.current_player}
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(
+        self, actions: Any, active: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One decision in every game, or only where ``active`` (bool (B,); the others wait, their actions ignored)."""
         core = self._core
-        ended = core.step(actions)
+        ended = core.step(actions, active)
         final = core.final_states[ended]
         info = {
             "current_player": self.current_player,

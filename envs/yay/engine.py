@@ -92,6 +92,12 @@ def number_code(seat: int, value: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def crossed_code(seat: int, value: int) -> int:
+    """The code of ``seat``'s number ``value`` once crossed off."""
+    return value | ((seat + 1) << _OWNER_SHIFT) | _CROSSED
+
+
+@njit(cache=True, inline="always")
 def owner(code: int) -> int:
     """Seat whose number is in the square, -1 for an empty or blocked square."""
     return ((code >> _OWNER_SHIFT) & 7) - 1
@@ -118,7 +124,9 @@ def _live(code: int) -> bool:
 
 @njit(cache=True, inline="always")
 def init_state(state: np.ndarray, num_players: int, rows: int, cols: int, end_mode: int, max_turns: int) -> None:
-    """A new game: an empty sheet, every player in the running for the start roll, seat 0 rolls first."""
+    """A new game: an empty sheet, every player in the running for the start roll, seat 0 rolls first.
+
+    ``max_turns`` 0 means no turn limit (planning agents' scratch states); the config requires >= 1."""
     state[:] = 0
     state[NUM_PLAYERS] = num_players
     state[ROWS] = rows
