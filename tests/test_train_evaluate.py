@@ -195,6 +195,29 @@ def test_evaluate_yay_tables(tmp_path: Path, capsys) -> None:
     assert "num_players" in capsys.readouterr().err
 
 
+def test_a_trained_yay_seat_plays_the_tables_of_its_size_only(tmp_path: Path, capsys) -> None:
+    run = tmp_path / "run"
+    recipe = tiny_train_recipe(run, 512)
+    recipe["task"] = {"id": "yay_vs_opponents", "config": {"opponents": "random", "game": {"rows": 5, "cols": 5}},
+                      "num_envs": 16}  # fmt: skip
+    assert train.main([str(write(tmp_path / "t.yaml", recipe)), "--no-progress"]) == 0
+    out = tmp_path / "eval"
+    evaluation = {
+        "name": "yay_trained",
+        "game": "yay",
+        "output_dir": str(out),
+        "agents": {"random": {"kind": "random"}, "greedy": {"kind": "yay_greedy"},
+                   "trained": {"kind": "sb3", "path": str(run / "model.zip")}},
+        "tables": {"player_counts": [2, 3], "games": 40, "config": {"rows": 5, "cols": 5}},
+    }  # fmt: skip
+    assert evaluate.main([str(write(tmp_path / "e.yaml", evaluation))]) == 0
+    assert "'trained' plays no 3-player table" in capsys.readouterr().out
+    results = json.loads((out / "results.json").read_text())["benchmarks"]
+    two = {r["agent"] for r in results["2_player_tables_seats_drawn_from_the_agents"]}
+    three = {r["agent"] for r in results["3_player_tables_seats_drawn_from_the_agents"]}
+    assert two == {"random", "greedy", "trained"} and three == {"random", "greedy"}
+
+
 def test_evaluate_bad_config_names_the_key(tmp_path: Path, capsys) -> None:
     recipe = tiny_eval_recipe(tmp_path / "eval")
     recipe["agents"]["myopic"]["kind"] = "extra_greedy"  # an agent of another game
