@@ -44,6 +44,8 @@ from numba import njit
 from agents.base import Agent
 from envs.yay import engine as E
 
+from .reading import check_sheet, num_players_of, read_batch
+
 __all__ = ["BEAT", "YayGreedyAgent", "num_players_of"]
 
 
@@ -54,18 +56,6 @@ def _beat_table() -> np.ndarray:
 
 
 BEAT = _beat_table()
-
-
-def num_players_of(obs_size: int, rows: int, cols: int) -> int:
-    """Players of the ``rows x cols`` game an observation of length ``obs_size`` comes from; ValueError if none."""
-    for p in range(2, E.MAX_PLAYERS + 1):
-        if obs_size == E.observation_size(p, rows, cols):
-            return p
-    allowed = [E.observation_size(p, rows, cols) for p in range(2, E.MAX_PLAYERS + 1)]
-    raise ValueError(
-        f"observation length {obs_size} is not a Yay! observation of a {rows}x{cols} sheet (one of {allowed} for "
-        f"2..{E.MAX_PLAYERS} players); build the agent with the game's rows and cols"
-    )
 
 
 # --- numba: read the sheet, choose -------------------------------------------------------------------------
@@ -173,51 +163,20 @@ class YayGreedyAgent(Agent):
         both for any other shape; the player count is read from the observation length). ``throw_again_below``:
         with a legal write, throw again when the total is below it (3 = never); the weights: the write score of
         the module docstring."""
-        if (rows is None) != (cols is None):
-            raise ValueError(f"{self.name}: give both 'rows' and 'cols', or neither (a square sheet is inferred)")
-        for key, value in (("rows", rows), ("cols", cols)):
-            if value is not None and (not isinstance(value, int | np.integer) or not 3 <= value <= E.MAX_SIDE):
-                raise ValueError(f"{self.name}: '{key}' must be an integer 3..{E.MAX_SIDE}, got {value!r}")
+        self.rows, self.cols = check_sheet(self.name, rows, cols)
         if not isinstance(throw_again_below, int | np.integer) or not E.MIN_TOTAL <= throw_again_below <= 19:
             raise ValueError(f"{self.name}: 'throw_again_below' must be an integer 3..19, got {throw_again_below!r}")
         self.weights = np.array([cross_weight, cluster_weight, risk_weight], dtype=np.float64)
         if not np.isfinite(self.weights).all():
             raise ValueError(f"{self.name}: the weights must be finite numbers, got {self.weights.tolist()}")
-        self.rows = None if rows is None else int(rows)
-        self.cols = None if cols is None else int(cols)
         self.throw_again_below = int(throw_again_below)
 
-    def _sheet(self, num_actions: int) -> tuple[int, int]:
-        """(rows, cols) of the game whose masks have ``num_actions`` entries."""
-        if self.rows is not None:
-            if num_actions != E.num_actions(self.rows, self.cols):
-                raise ValueError(
-                    f"{self.name}: masks of a {self.rows}x{self.cols} sheet have {E.num_actions(self.rows, self.cols)} "
-                    f"entries, got {num_actions}"
-                )
-            return self.rows, self.cols
-        side = round(((num_actions - 1) / 3) ** 0.5)
-        if num_actions != E.num_actions(side, side) or not 3 <= side <= E.MAX_SIDE:
-            raise ValueError(
-                f"{self.name}: masks with {num_actions} entries are not those of a square sheet (3S + 1 for S = side^2 "
-                "squares); pass rows= and cols="
-            )
-        return side, side
-
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(np.asarray(observations))
-        masks = np.atleast_2d(np.asarray(action_masks))
-        if obs.ndim != 2 or masks.ndim != 2 or obs.shape[0] != masks.shape[0]:
-            raise ValueError(
-                f"{self.name}: need observations (B, D) and masks (B, A) of the same B; got {obs.shape} and "
-                f"{masks.shape}"
-            )
-        rows, cols = self._sheet(masks.shape[1])
-        n = num_players_of(obs.shape[1], rows, cols)
+        obs, masks, rows, cols, n = read_batch(self.name, observations, action_masks, self.rows, self.cols)
         out = np.empty(obs.shape[0], dtype=np.int64)
         _choose(
-            np.ascontiguousarray(obs, dtype=np.float32),
-            np.ascontiguousarray(masks, dtype=np.int8),
+            obs,
+            masks,
             rows,
             cols,
             n,

@@ -74,7 +74,8 @@ from agents.base import Agent
 from envs.yay import engine as E
 from envs.yay.chance import LANDING_KEYS
 
-from .heuristics import BEAT, num_players_of
+from .heuristics import BEAT
+from .reading import check_sheet, num_players_of, read_batch
 
 __all__ = ["CROSSED_NUMBER", "YayLookaheadAgent", "rebuild_state"]
 
@@ -328,11 +329,7 @@ class YayLookaheadAgent(Agent):
         both for any other shape; the player count is read from the observation length). ``samples``: throws
         simulated per throw-again decision. ``die_size``, ``end_when``: the game's config (not observable). The
         weights and scales: ``V`` of the module docstring. ``seed``: the generator of the simulated throws."""
-        if (rows is None) != (cols is None):
-            raise ValueError(f"{self.name}: give both 'rows' and 'cols', or neither (a square sheet is inferred)")
-        for key, value in (("rows", rows), ("cols", cols)):
-            if value is not None and (not isinstance(value, int | np.integer) or not 3 <= value <= E.MAX_SIDE):
-                raise ValueError(f"{self.name}: '{key}' must be an integer 3..{E.MAX_SIDE}, got {value!r}")
+        self.rows, self.cols = check_sheet(self.name, rows, cols)
         if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or not 1 <= samples <= 10_000:
             raise ValueError(f"{self.name}: 'samples' must be an integer 1..10000, got {samples!r}")
         if not _number(die_size) or die_size <= 0:
@@ -349,8 +346,6 @@ class YayLookaheadAgent(Agent):
                 f"{time_scale!r}"
             )
         self.weights = np.array(list(weights.values()), dtype=np.float64)
-        self.rows = None if rows is None else int(rows)
-        self.cols = None if cols is None else int(cols)
         self.samples = int(samples)
         self.die_size = float(die_size)
         self.end_when = end_when
@@ -361,47 +356,20 @@ class YayLookaheadAgent(Agent):
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
-    def _sheet(self, num_actions: int) -> tuple[int, int]:
-        """(rows, cols) of the game whose masks have ``num_actions`` entries."""
-        if self.rows is not None:
-            rows, cols = self.rows, self.cols
-            if num_actions != E.num_actions(rows, cols):
-                raise ValueError(
-                    f"{self.name}: masks of a {rows}x{cols} sheet have {E.num_actions(rows, cols)} entries, got "
-                    f"{num_actions}"
-                )
-        else:
-            side = round(((num_actions - 1) / 3) ** 0.5)
-            if num_actions != E.num_actions(side, side) or not 3 <= side <= E.MAX_SIDE:
-                raise ValueError(
-                    f"{self.name}: masks with {num_actions} entries are not those of a square sheet (3S + 1 for "
-                    "S = side^2 squares); pass rows= and cols="
-                )
-            rows = cols = side
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        obs, masks, rows, cols, n = read_batch(self.name, observations, action_masks, self.rows, self.cols)
         if 2 * self.die_size >= min(rows, cols):
             raise ValueError(
                 f"{self.name}: 'die_size' {self.die_size} does not fit a {rows}x{cols} sheet (2 * die_size must be "
                 f"below {min(rows, cols)})"
             )
-        return rows, cols
-
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(np.asarray(observations))
-        masks = np.atleast_2d(np.asarray(action_masks))
-        if obs.ndim != 2 or masks.ndim != 2 or obs.shape[0] != masks.shape[0]:
-            raise ValueError(
-                f"{self.name}: need observations (B, D) and masks (B, A) of the same B; got {obs.shape} and "
-                f"{masks.shape}"
-            )
-        rows, cols = self._sheet(masks.shape[1])
-        n = num_players_of(obs.shape[1], rows, cols)
         batch = obs.shape[0]
         faces = self.rng.integers(0, E.NUM_FACES, size=(batch, self.samples, E.NUM_DICE))
         keys = self.rng.integers(0, LANDING_KEYS, size=(batch, self.samples))
         out = np.empty(batch, dtype=np.int64)
         _choose(
-            np.ascontiguousarray(obs, dtype=np.float32),
-            np.ascontiguousarray(masks, dtype=np.int8),
+            obs,
+            masks,
             rows,
             cols,
             n,
