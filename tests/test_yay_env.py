@@ -122,6 +122,7 @@ def test_bad_input_is_named_and_changes_nothing(caplog: pytest.LogCaptureFixture
     env.engine_state[E.BOARD + 27] = E.BLOCKED
     assert_step_rejected(env, 27, ValueError, "already filled")
     assert_step_rejected(env, 64 + 28, ValueError, "blocking is allowed only when")
+    assert_step_rejected(env, 128 + 5, ValueError, "crossing off happens only after a throw that was not higher")
     wrapped = yay_v0.env()
     wrapped.reset(seed=0)
     agent = wrapped.agent_selection

@@ -169,7 +169,7 @@ def test_a_throw_touching_only_filled_squares_passes_the_turn() -> None:
     env.step(sq(3, 3))  # player_0 writes 9; player_1's 18 touches only filled squares
     state = env.engine_state
     assert state[E.LAST_EVENT] == E.EVENT_ALL_FILLED and env.agent_selection == "player_0"
-    assert state[E.TOTAL] == 6 and state[E.FIRST_DONE + 1] == 1
+    assert state[E.TOTAL] == 6 and state[E.FIRST_DONE + 1] == 1  # a first turn passed by rule 5 still counts
 
 
 # --- the end

@@ -191,16 +191,16 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
             why = "a throw that was not higher forces crossing off one of your own uncrossed numbers"
         elif action == 3 * squares:
             why = "the first throw counts: no throwing again in a player's first turn"
+        elif kind == 2:
+            why = "crossing off happens only after a throw that was not higher"
         elif not state[E.TOUCHED + s]:
             why = "no die touches that square"
         elif state[E.BOARD + s] != E.EMPTY:
             why = "that square is already filled"
         elif kind == 0:
             why = f"the total {int(state[E.TOTAL])} is not higher than every uncrossed opponent number beside it"
-        elif kind == 1:
-            why = "blocking is allowed only when no touched square allows writing"
         else:
-            why = "crossing off happens only after a throw that was not higher"
+            why = "blocking is allowed only when no touched square allows writing"
         raise ValueError(
             f"illegal action {action} ({describe_action(action, cfg.rows, cfg.cols)}) for {agent}: {why}. "
             f"Legal action ids: {np.flatnonzero(mask).tolist()}"
