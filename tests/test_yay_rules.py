@@ -242,3 +242,20 @@ def test_shaping_pays_changes_of_the_lead_and_keeps_returns_at_the_final_reward(
         finals = [E.final_reward(env.engine_state, s) for s in range(len(returns))]
         assert list(returns.values()) == pytest.approx(finals, abs=1e-9)
         assert shaped > 3  # the lead moved during the game, not only at its end
+
+
+def test_rule_9_comes_before_rule_5() -> None:
+    """Our decision: a re-throw that is not higher forces the cross-off even when it touches only filled squares
+    (its points never count); a higher one on filled squares just passes the turn."""
+    landing = [(3, 3), (3, 4), (4, 3), (4, 4), (0, 0), (0, 1), (1, 0), (1, 1), (6, 6), (6, 7), (7, 6), (7, 7)]
+    for second, not_higher in (([1, 2, 3], True), ([6, 6, 6], False)):
+        env = game(throw([3, 3, 4], (3, 3)), throw(second, (3, 3)), throw([1, 1, 5], (3, 0)))
+        after_first_turns(env)
+        put(env, 0, 7, (5, 5))
+        block(env, *landing)  # the re-throw lands on the same squares: all filled now
+        env.step(192)
+        if not_higher:
+            assert env.engine_state[E.PHASE] == E.PHASE_CROSS and env.agent_selection == "player_0"
+            assert legal(env) == {128 + sq(5, 5)}
+        else:
+            assert env.engine_state[E.LAST_EVENT] == E.EVENT_ALL_FILLED and env.agent_selection == "player_1"
