@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from agents.slots import GameSlots
 from agents.stats import mean_ci, table_win_shares
 
 __all__ = ["play_extra", "solitaire_scores", "mixed_table_win_rates"]
@@ -35,14 +36,12 @@ def play_extra(
     for i, agent in enumerate(pool):
         agent.reset(seed=seed + 1000 * (i + 1))
     obs, masks, _ = engine.reset(seed=seed)
-    slot_game = np.arange(batch)  # which of the G games each engine slot is playing
-    next_game = batch
+    slots = GameSlots(num_games, batch)
     scores = np.zeros((num_games, num_players), dtype=np.int64)
-    done = 0
     started = time.perf_counter()
-    while done < num_games:
+    while not slots.finished:
         actions = np.full((batch, num_players), -1, dtype=np.int64)
-        owners = seat_agents[np.minimum(slot_game, num_games - 1)]  # (batch, P); finished slots idle harmlessly
+        owners = slots.seatings(seat_agents)  # (batch, P); spare slots idle harmlessly
         acting = masks.any(axis=-1)
         for i, agent in enumerate(pool):
             rows, seats = np.nonzero((owners == i) & acting)
@@ -50,12 +49,9 @@ def play_extra(
                 actions[rows, seats] = agent.act_batch(obs[rows, seats], masks[rows, seats])
         obs, masks, _, _, _, info = engine.step(actions)
         for slot, final in zip(info["ended"], info["final_scores"], strict=True):
-            game = slot_game[slot]
-            if game < num_games:
+            game = slots.end(slot)
+            if game >= 0:
                 scores[game] = final
-                done += 1
-            slot_game[slot] = next_game
-            next_game += 1
     return {"scores": scores, "seconds": time.perf_counter() - started}
 
 

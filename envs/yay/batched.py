@@ -118,6 +118,13 @@ def _standings(states, num_players, out):
             out[b, s, 1] = E.own_live_sum(states[b], s)
 
 
+@njit(cache=True)
+def _outcomes(states, num_players, out):
+    for b in range(states.shape[0]):
+        for s in range(num_players):
+            out[b, s] = E.final_reward(states[b], s)
+
+
 # --- The Python side -------------------------------------------------------------------------------
 
 
@@ -201,6 +208,14 @@ def final_standings(states: np.ndarray, num_players: int) -> np.ndarray:
     """(k, P, 2): uncrossed numbers and their sum per seat of k engine states."""
     out = np.zeros((states.shape[0], num_players, 2), dtype=np.int64)
     _standings(np.ascontiguousarray(states, dtype=np.int32), num_players, out)
+    return out
+
+
+def final_outcomes(states: np.ndarray, num_players: int) -> np.ndarray:
+    """(k, P): the engine's final reward per seat of k ended games (+1 a winner, a shared win included; -1 a loser;
+    0 after truncation), whatever reward shaping paid on the way."""
+    out = np.zeros((states.shape[0], num_players), dtype=np.float64)
+    _outcomes(np.ascontiguousarray(states, dtype=np.int32), num_players, out)
     return out
 
 

@@ -293,10 +293,29 @@ def write_allowed(state: np.ndarray, seat: int, square: int, total: int) -> bool
 
 
 @njit(cache=True, inline="always")
+def _open(state: np.ndarray, square: int) -> bool:
+    """An empty square the current throw touches: where writing or blocking can happen."""
+    return state[TOUCHED + square] != 0 and state[BOARD + square] == EMPTY
+
+
+@njit(cache=True, inline="always")
+def _may_cross(state: np.ndarray, seat: int, square: int) -> bool:
+    """``seat``'s own uncrossed number, which a forced cross-off may take."""
+    code = state[BOARD + square]
+    return _live(code) and owner(code) == seat
+
+
+@njit(cache=True, inline="always")
+def _to_decide(state: np.ndarray, seat: int) -> bool:
+    phase = state[PHASE]
+    return seat == state[CURRENT] and (phase == PHASE_DECIDE or phase == PHASE_CROSS)
+
+
+@njit(cache=True, inline="always")
 def can_write_somewhere(state: np.ndarray) -> bool:
     seat, total = state[CURRENT], state[TOTAL]
     for s in range(state[ROWS] * state[COLS]):
-        if state[TOUCHED + s] and state[BOARD + s] == EMPTY and write_allowed(state, seat, s, total):
+        if _open(state, s) and write_allowed(state, seat, s, total):
             return True
     return False
 
@@ -305,48 +324,40 @@ def can_write_somewhere(state: np.ndarray) -> bool:
 def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
     """0/1 legal actions of ``seat``: all zero unless it is the player to move at a decision."""
     mask[:] = 0
-    phase = state[PHASE]
-    if seat != state[CURRENT] or (phase != PHASE_DECIDE and phase != PHASE_CROSS):
+    if not _to_decide(state, seat):
         return
     squares = state[ROWS] * state[COLS]
-    if phase == PHASE_CROSS:
+    if state[PHASE] == PHASE_CROSS:
         for s in range(squares):
-            code = state[BOARD + s]
-            if _live(code) and owner(code) == seat:
+            if _may_cross(state, seat, s):
                 mask[2 * squares + s] = 1
         return
     total = state[TOTAL]
     any_write = False
     for s in range(squares):
-        if state[TOUCHED + s] and state[BOARD + s] == EMPTY and write_allowed(state, seat, s, total):
+        if _open(state, s) and write_allowed(state, seat, s, total):
             mask[s] = 1
             any_write = True
-    if not any_write:
+    if not any_write:  # blocking only when no touched square allows writing
         for s in range(squares):
-            if state[TOUCHED + s] and state[BOARD + s] == EMPTY:
+            if _open(state, s):
                 mask[squares + s] = 1
-    if state[FIRST_DONE + seat]:
+    if state[FIRST_DONE + seat]:  # the first throw counts
         mask[3 * squares] = 1
 
 
 @njit(cache=True)
 def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
-    """``legal_mask(...)[action] == 1``, without building the mask."""
+    """``legal_mask(...)[action] == 1``, without building the mask (the same predicates, one action)."""
     squares = state[ROWS] * state[COLS]
-    phase = state[PHASE]
-    if action < 0 or action > 3 * squares or seat != state[CURRENT]:
+    if action < 0 or action > 3 * squares or not _to_decide(state, seat):
         return False
-    if phase == PHASE_CROSS:
-        if action < 2 * squares or action == 3 * squares:
-            return False
-        code = state[BOARD + action - 2 * squares]
-        return _live(code) and owner(code) == seat
-    if phase != PHASE_DECIDE:
-        return False
-    if action == 3 * squares:
-        return state[FIRST_DONE + seat] == 1
     kind, s = action // squares, action % squares
-    if kind == 2 or state[TOUCHED + s] == 0 or state[BOARD + s] != EMPTY:
+    if state[PHASE] == PHASE_CROSS:
+        return kind == 2 and _may_cross(state, seat, s)
+    if kind == 3:
+        return state[FIRST_DONE + seat] == 1
+    if kind == 2 or not _open(state, s):
         return False
     if kind == 0:
         return write_allowed(state, seat, s, state[TOTAL])

@@ -16,7 +16,7 @@ from envs.common.config import validate_config
 from envs.common.opponents import SingleGameEnv, TurnOpponentsVecEnv
 
 from . import engine as E
-from .batched import YayBatchCore, final_standings
+from .batched import YayBatchCore, final_outcomes, final_standings
 from .config import YayConfig
 
 __all__ = ["YayVsOpponentsEnv", "YayVsOpponentsVecEnv"]
@@ -48,17 +48,16 @@ class YayVsOpponentsVecEnv(TurnOpponentsVecEnv):
         )
 
     def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
-        core = self._core
-        final = core.final_states[ended]
-        standings = final_standings(final, self.config.num_players)
+        final = self._core.final_states[ended]
+        n = self.config.num_players
         return [
             {
-                "won": bool(core.rewards[b, self.learner_seat] > 0),
-                "tied": bool(core.rewards[b, self.learner_seat] > 0 and (core.rewards[b] > 0).sum() > 1),
+                "won": bool(outcome[self.learner_seat] > 0),
+                "tied": bool(outcome[self.learner_seat] > 0 and (outcome > 0).sum() > 1),
                 "standings": [tuple(s) for s in table.tolist()],
                 "turns": int(state[E.TURN]),
             }
-            for b, table, state in zip(ended.tolist(), standings, final, strict=True)
+            for outcome, table, state in zip(final_outcomes(final, n), final_standings(final, n), final, strict=True)
         ]
 
 
