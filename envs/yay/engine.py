@@ -295,7 +295,7 @@ def write_allowed(state: np.ndarray, seat: int, square: int, total: int) -> bool
 @njit(cache=True, inline="always")
 def _open(state: np.ndarray, square: int) -> bool:
     """An empty square the current throw touches: where writing or blocking can happen."""
-    return state[TOUCHED + square] != 0 and state[BOARD + square] == EMPTY
+    return (state[TOUCHED + square] != 0) & (state[BOARD + square] == EMPTY)  # &, not "and": 6x faster masks
 
 
 @njit(cache=True, inline="always")
