@@ -24,6 +24,7 @@ from envs.yay import engine as YE
 from envs.yay.aec import raw_env as yay_raw_env
 from envs.yay.vs_opponents import YayVsOpponentsEnv, YayVsOpponentsVecEnv
 from tests.helpers import check_masked_env
+from tests.yay_scripts import ThrowAgain
 
 
 class LowestLegal:
@@ -268,3 +269,21 @@ def test_yay_shaping_reaches_the_learner_and_keeps_returns_at_plus_minus_one() -
         returns += [infos[i]["episode"]["r"] for i in np.flatnonzero(dones)]
     assert len(returns) > 16 and intermediate > 100
     assert np.allclose(np.abs(returns), 1.0, atol=1e-5)  # the lead's changes telescope; the final +-1 remains
+
+
+def test_yay_games_ending_inside_a_throw_are_finished_episodes() -> None:
+    """With a short turn limit and every seat throwing again whenever it may, many games end inside a throw (a turn
+    ended by rule 9 or rule 5 reaches ``max_turns``), after the learner's move or an opponent's: each is one
+    finished episode (return 0, truncated), and every game still waits for a legal learner decision."""
+    venv = YayVsOpponentsVecEnv(256, ThrowAgain(seed=1), max_turns=5, shaping=True, seed=3)
+    obs = venv.reset()
+    learner = ThrowAgain(seed=2)
+    returns = []
+    for _ in range(60):
+        obs, rewards, dones, infos = venv.step(learner.act_batch(obs, venv.action_masks()))
+        assert venv.action_masks().any(axis=1).all()
+        for i in np.flatnonzero(dones):
+            assert infos[i]["turns"] == 5 and not infos[i]["won"]
+            returns.append(infos[i]["episode"]["r"])
+    assert len(returns) > 256
+    np.testing.assert_allclose(returns, 0.0, atol=1e-5)  # shaping telescopes to the truncated game's 0

@@ -10,9 +10,10 @@ import pytest
 
 from agents import make_agent
 from agents.yay import BEAT, YayGreedyAgent, num_players_of
+from agents.yay.evaluation import play_yay
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
-from tests.yay_scripts import after_first_turns, block, game, put, sq, throw
+from tests.yay_scripts import ThrowAgain, after_first_turns, block, game, put, sq, throw
 
 AGAIN = 192  # throw again on the default 8x8 sheet
 AGENT = YayGreedyAgent()
@@ -208,3 +209,11 @@ def test_registry_and_bad_input() -> None:
         YayGreedyAgent(risk_weight=float("nan"))
     with pytest.raises(TypeError, match="bad arguments"):
         make_agent("yay_greedy", sheet=3)
+
+
+def test_evaluation_counts_games_that_end_inside_a_throw() -> None:
+    """A turn limit of 5 and players who always throw again: many games end inside a throw; every one is counted."""
+    seats = np.zeros((600, 2), dtype=np.int64)
+    result = play_yay(seats, [ThrowAgain(seed=0)], {"max_turns": 5}, seed=0, batch_size=256)
+    assert result["truncated"].all() and not result["outcomes"].any()
+    assert (result["standings"][..., 0].sum(axis=1) <= 5).all()  # at most one number per turn

@@ -9,37 +9,50 @@ from envs import yay_v0
 from envs.yay import engine as E
 from envs.yay.batched import BatchedYay
 from envs.yay.chance import SeededThrows
+from tests.yay_scripts import ThrowAgain
+
+CHANCE_ENDS = (E.EVENT_NOT_HIGHER, E.EVENT_ALL_FILLED)  # turns that end inside a throw, not at an action
 
 
 @pytest.mark.parametrize(
-    ("seed", "config"), [(0, {}), (4, {"num_players": 3, "rows": 6, "cols": 7}), (2, {"shaping": True})]
+    ("seed", "config", "again", "games"),
+    [
+        (0, {}, 0.0, 3),
+        (4, {"num_players": 3, "rows": 6, "cols": 7}, 0.0, 3),
+        (2, {"shaping": True}, 0.0, 3),
+        (3, {"max_turns": 5}, 0.8, 40),  # many games end inside a throw (rule 9 or 5 at the turn limit)
+        (5, {"max_turns": 6, "shaping": True}, 0.8, 40),
+    ],
 )
-def test_one_game_batch_replays_the_aec_env(seed: int, config: dict) -> None:
-    """Same seed, same actions: the same observations, masks and rewards at every decision, over several games."""
+def test_one_game_batch_replays_the_aec_env(seed: int, config: dict, again: float, games: int) -> None:
+    """Same seed, same actions: the same observations, masks and rewards at every decision, over several games;
+    ``again`` = how often the policy throws again when it may."""
     env = yay_v0.raw_env(dice=SeededThrows(), **config)
     env.reset(seed=seed)
     batch = BatchedYay(1, seed=seed, **config)
     obs, masks, info = batch.reset()
-    rng = np.random.default_rng(seed)
-    games = 0
-    while games < 3:
+    policy = ThrowAgain(again, seed)
+    ended = in_chance = 0
+    while ended < games:
         agent = env.agent_selection
         expected = env.observe(agent)
         assert info["current_player"][0] == env.possible_agents.index(agent)
         np.testing.assert_array_equal(obs[0], expected["observation"])
         np.testing.assert_array_equal(masks[0], expected["action_mask"])
-        action = int(rng.choice(np.flatnonzero(masks[0])))
+        action = int(policy.act_batch(obs, masks)[0])
         env.step(action)
         obs, masks, rewards, terminated, truncated, info = batch.step(np.array([action]))
         np.testing.assert_allclose(rewards[0], [env.rewards[a] for a in env.possible_agents], atol=1e-6)
         if env.terminations[agent] or env.truncations[agent]:
-            assert terminated[0] or truncated[0]
+            assert terminated[0] == env.terminations[agent] and truncated[0] == env.truncations[agent]
             np.testing.assert_array_equal(info["final_state"][0], env.engine_state)
+            in_chance += int(env.engine_state[E.LAST_EVENT] in CHANCE_ENDS)
             env.reset()
-            games += 1
+            ended += 1
         else:
             assert not terminated[0] and not truncated[0]
             assert config.get("shaping") or not rewards.any()
+    assert in_chance > 0 or again == 0.0
 
 
 def test_random_play_ends_games_with_rewards_matching_the_standings() -> None:

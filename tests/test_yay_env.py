@@ -149,7 +149,8 @@ def test_step_before_reset_and_after_the_end() -> None:
     [
         ({"num_players": 5}, "'num_players'"),
         ({"rows": 2}, "'rows'"),
-        ({"die_size": 3.0, "rows": 5}, "'die_size' 3.0 is too large for a 5x8 sheet"),
+        ({"die_size": 3.0, "rows": 5}, r"'die_size' 3.0 does not fit a 5x8 sheet: .*\(here die_size <= 1.667\)"),
+        ({"die_size": 1.2, "rows": 3, "cols": 3}, r"'die_size' 1.2 does not fit a 3x3 sheet: .*<= 1\)"),
         ({"end_when": "row"}, "'end_when'"),
         ({"landing": "aimed"}, "unknown key 'landing'"),
         ({"max_turns": 0}, "'max_turns'"),

@@ -199,7 +199,7 @@ def test_a_forced_cross_off_gives_up_the_cheapest_number() -> None:
 
 def closing(ahead: bool) -> raw_env:
     """First turn, total 12: row 7 is full but for (7, 3), which a die touches. Writing there ends the game."""
-    env = game(throw([4, 4, 4], (6, 3), parked=((0, 0), (0, 5))), throw([1, 1, 1], (0, 0)))
+    env = game(throw([4, 4, 4], (6, 3), parked=((0, 0), (0, 5))), throw([1, 1, 1], (0, 0), parked=((3, 3), (6, 6))))
     block(env, *[(7, c) for c in range(8) if c != 3])
     put(env, 1, 18, (3, 0), (3, 2), (3, 4), (3, 6))
     if ahead:

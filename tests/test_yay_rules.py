@@ -8,6 +8,7 @@ import pytest
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
 from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
+from envs.yay.config import YayConfig
 from tests.yay_scripts import after_first_turns, block, game, legal, put, sq, throw
 
 # --- how a throw lands
@@ -48,6 +49,101 @@ def test_seeded_landings_follow_the_chance_model() -> None:
         assert not any(E.dice_overlap(corners, k, 1.27) for k in (1, 2))
         wide += int((np.ceil(corners[:, 0] + 1.27) - np.floor(corners[:, 0]) == 3).sum())
     assert abs(wide / (n // 3 * 3) - 6 * 0.27 / 6.73) < 0.015  # no-overlap redraws barely change the share
+
+
+def test_default_sheet_landings_keep_their_stream() -> None:
+    """Whole-throw redraws never happen on the default sheet, so its landings (and every seeded test) are as before."""
+    corners, total = np.zeros((3, 2)), np.zeros((3, 2))
+    E.sample_landing(0, 1.27, 8, 8, corners)
+    expected = [[5.944681739277815, 2.9041834201364725], [0.17789928281818282, 6.534035712975266],
+                [0.7157132342473398, 2.2029023931879865]]  # fmt: skip
+    np.testing.assert_allclose(corners, expected, rtol=0, atol=1e-12)
+    for key in range(1000):
+        E.sample_landing(key * 2654435761, 1.27, 8, 8, corners)
+        total += corners
+    assert total.sum() == pytest.approx(20056.059576463213, abs=1e-9)
+
+
+@pytest.mark.parametrize(("rows", "cols", "die_size"), [(3, 3, 1.0), (3, 8, 1.27), (3, 3, 1.27), (3, 3, 1.45)])
+def test_landings_never_overlap_even_on_cramped_sheets(rows: int, cols: int, die_size: float) -> None:
+    """A die with no room beside the first two makes the whole throw be drawn again (3x3 with 1.27 or 1.45 is
+    refused by the config, yet three dice fit there, so the engine still finds landings)."""
+    corners = np.zeros((3, 2))
+    for key in range(3000):
+        E.sample_landing(key, die_size, rows, cols, corners)
+        assert not any(E.dice_overlap(corners, k, die_size) for k in (1, 2)), (key, corners.tolist())
+        assert (corners >= 0).all() and (corners <= [cols - die_size, rows - die_size]).all()
+
+
+def test_a_sheet_where_three_dice_never_fit_raises_instead_of_hanging() -> None:
+    with pytest.raises(ValueError, match="no room"):
+        E.sample_landing(1, 1.6, 3, 3, np.zeros((3, 2)))  # two 1.6 dice cannot even lie apart on 3 x 3
+
+
+def _two_dice_can_block(rows: int, cols: int, d: float, n: int = 13) -> bool:
+    """Brute force for ``dice_always_fit``: is there a pair of non-overlapping dice (lower corners on a grid that
+    holds 0, the far edge, the middle and d per axis) beside which no third die fits? True also if no two dice lie
+    apart at all. Exact per pair: the free corners for the third die form closed boxes, so if any exists one sits
+    at coordinates among 0, the far edge and xj +- d (yj +- d)."""
+    a, b = cols - d, rows - d
+    if a < 0 or b < 0:
+        return True
+    xs = np.unique(np.r_[np.linspace(0, a, n), a / 2, min(d, a)])
+    ys = np.unique(np.r_[np.linspace(0, b, n), b / 2, min(d, b)])
+    points = np.array([(x, y) for x in xs for y in ys])
+    first, second = (m.ravel() for m in np.meshgrid(np.arange(len(points)), np.arange(len(points))))
+    p, q = points[first], points[second]
+    apart = (np.abs(p - q) >= d).any(axis=1)
+    if not apart.any():
+        return True
+    p, q = p[apart], q[apart]
+
+    def candidates(axis: int, high: float) -> np.ndarray:
+        c = np.stack([np.zeros(len(p)), np.full(len(p), high), p[:, axis] - d, p[:, axis] + d, q[:, axis] - d,
+                      q[:, axis] + d], axis=1)  # fmt: skip
+        return np.clip(c, 0, high)
+
+    cx, cy = candidates(0, a)[:, :, None], candidates(1, b)[:, None, :]
+
+    def outside(die: np.ndarray) -> np.ndarray:
+        gap = d - 1e-9  # a candidate at xj + d lies exactly die_size from die j, give or take rounding
+        return (np.abs(cx - die[:, 0, None, None]) >= gap) | (np.abs(cy - die[:, 1, None, None]) >= gap)
+
+    room = (outside(p) & outside(q)).any(axis=(1, 2))
+    return not room.all()
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 3), (3, 5), (3, 8), (3, 12), (4, 4), (4, 9), (5, 7), (8, 8), (12, 12)])
+def test_the_config_accepts_exactly_the_sheets_where_three_dice_always_fit(rows: int, cols: int) -> None:
+    for d in (0.5, 0.75, 0.9, 1.0, 1.1, 1.27, 1.45, 1.6, 1.8, 2.0, 2.4, 2.5, 2.7, 3.0, 3.5, 4.0):
+        fits = E.dice_always_fit(rows, cols, d)
+        assert fits == (not _two_dice_can_block(rows, cols, d)), (rows, cols, d)
+        assert fits == E.dice_always_fit(cols, rows, d) == (d <= E.largest_die(rows, cols))
+        if fits:
+            YayConfig(rows=rows, cols=cols, die_size=d)
+        else:
+            with pytest.raises(ValueError, match=f"'die_size' {d} does not fit a {rows}x{cols} sheet"):
+                YayConfig(rows=rows, cols=cols, die_size=d)
+
+
+def test_scripted_landings_the_model_cannot_produce_are_refused_naming_the_event() -> None:
+    start = [[6, 6, 6], [1, 1, 1]]
+    with pytest.raises(ValueError, match=r"scripted event #2: dice 0 and 2 are stacked on one corner \[3.0, 3.0\]"):
+        ScriptedThrows([*start, ([4, 4, 4], corners_at((3, 3), (0, 0), (3, 3)))])
+    with pytest.raises(ValueError, match=r"scripted event #1: corners must be finite and >= 0"):
+        ScriptedThrows([[6, 6, 6], ([4, 4, 4], [(-0.5, 0.0), (3.0, 3.0), (6.0, 6.0)])])
+    overlapping = ScriptedThrows([*start, throw([4, 4, 4], (3, 3)), ([4, 4, 4], corners_at((3, 3), (3, 4), (6, 6)))])
+    with pytest.raises(ValueError, match=r"scripted event #3: dice 0 and 1 overlap .*die_size 1.27"):
+        raw_env(dice=overlapping)  # refused when the env is built, before any game could half-play a step
+    off_sheet = ScriptedThrows([*start, throw([4, 4, 4], (7, 3))])
+    with pytest.raises(ValueError, match=r"scripted event #2: die 0 at corner \[3.0, 7.0\] leaves the 8x8 sheet"):
+        raw_env(dice=off_sheet)
+    side_by_side = ScriptedThrows([*start, throw([4, 4, 4], (3, 4), parked=((3, 3), (6, 6)))])  # corners 1 apart
+    with pytest.raises(ValueError, match=r"scripted event #2: dice 0 and 1 overlap"):
+        raw_env(dice=side_by_side)  # 1.27 dice overlap there...
+    raw_env(dice=side_by_side, die_size=1.0).reset()  # ...unit dice do not
+    with pytest.raises(ValueError, match=r"scripted event #2: dice 0 and 1 overlap"):
+        side_by_side.land(1.27, 8, 8)  # ``land`` checks too, for a source used without an env
 
 
 def test_the_total_is_the_sum_of_the_three_dice_and_touched_squares_are_the_union() -> None:

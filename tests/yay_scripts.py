@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.base import Agent
+from agents.random_agent import sample_masked
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
 from envs.yay.chance import ScriptedThrows, corners_at
@@ -46,3 +48,25 @@ def legal(env: raw_env) -> set[int]:
 
 def after_first_turns(env: raw_env) -> None:
     env.engine_state[E.FIRST_DONE : E.FIRST_DONE + E.MAX_PLAYERS] = 1
+
+
+class ThrowAgain(Agent):
+    """A legal policy that throws again whenever it may (with probability ``p``), else plays a random legal action:
+    it ends many turns inside a throw (a re-throw not higher, with nothing to cross off, or rule 5)."""
+
+    name = "throw_again"
+
+    def __init__(self, p: float = 1.0, seed: int = 0) -> None:
+        self.p = p
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        masks = np.ascontiguousarray(action_masks, dtype=np.int8)
+        picks = sample_masked(masks, self.rng)
+        again = (masks[:, -1] != 0) & (self.rng.random(len(masks)) < self.p)
+        picks[again] = masks.shape[1] - 1
+        return picks

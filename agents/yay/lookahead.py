@@ -358,10 +358,10 @@ class YayLookaheadAgent(Agent):
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         obs, masks, rows, cols, n = read_batch(self.name, observations, action_masks, self.rows, self.cols)
-        if 2 * self.die_size >= min(rows, cols):
+        if not E.dice_always_fit(rows, cols, self.die_size):  # the config's rule: the sampled throws need room
             raise ValueError(
-                f"{self.name}: 'die_size' {self.die_size} does not fit a {rows}x{cols} sheet (2 * die_size must be "
-                f"below {min(rows, cols)})"
+                f"{self.name}: 'die_size' {self.die_size} does not fit a {rows}x{cols} sheet (three dice must always "
+                f"fit: die_size at most {E.largest_die(rows, cols):.4g})"
             )
         batch = obs.shape[0]
         faces = self.rng.integers(0, E.NUM_FACES, size=(batch, self.samples, E.NUM_DICE))

@@ -88,6 +88,9 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
                 f"dice must be a Yay! throw source with roll(n) and land(die_size, rows, cols) "
                 f"(envs.yay.chance.SeededThrows / ScriptedThrows), got {type(dice).__name__}"
             )
+        check_sheet = getattr(dice, "check_sheet", None)
+        if callable(check_sheet):  # a scripted landing the sheet forbids fails here, not in the middle of a step
+            check_sheet(cfg.die_size, cfg.rows, cfg.cols)
         self._setup_table(cfg, dice if dice is not None else SeededThrows(), render_mode, (0.0, 1.0))
         self._trusted_dice = isinstance(self.dice, SeededThrows)
         self._touched = np.zeros(cfg.rows * cfg.cols, dtype=np.int32)

@@ -6,6 +6,8 @@ give. The loops call the same engine functions as the AEC env, game by game, so 
 Chance stream: one NumPy generator; every *chance round* draws ``rng.integers(0, 6, size=(n, 3))`` faces and
 ``rng.integers(0, LANDING_KEYS, size=n)`` landing keys for the ``n`` games at a chance node, in game order. With
 B = 1 that is exactly ``SeededThrows``' stream, so a 1-game batch replays the AEC env with the same seed and actions.
+A game that ends inside a round (its turn ended by a throw at ``max_turns``) restarts there and makes its start
+rolls in the next rounds, as the AEC env's next ``reset`` draws them.
 """
 
 from __future__ import annotations
@@ -40,14 +42,32 @@ def _start_all(states, num_players, rows, cols, end_mode, max_turns):
     return states.shape[0]
 
 
+@njit(cache=True, inline="always")
+def _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, out_rewards, done, final_obs,
+                final_states):  # fmt: skip
+    """Game ``b`` just ended (at an action or inside a chance round): record it and restart it.
+
+    Records the ``done`` code, every seat's final reward minus ``lead[seat]`` (with shaping the seat's current
+    potential, so that its shaped return is still the final reward; else 0), the terminal observation from every
+    seat and the terminal state. One place for both ends, so an end inside chance is recorded exactly like one at
+    an action."""
+    state = states[b]
+    done[b] = DONE_TRUNCATED if state[E.TRUNCATED] else DONE_TERMINATED
+    for s in range(num_players):
+        out_rewards[b, s] += E.final_reward(state, s) - lead[s]
+        E.encode_observation(state, s, final_obs[b, s])
+    for k in range(state.shape[0]):
+        final_states[b, k] = state[k]
+    E.init_state(state, num_players, rows, cols, end_mode, max_turns)
+
+
 @njit(cache=True)
 def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, shaping, out_rewards, done,
          final_obs, final_states):  # fmt: skip
     """Apply one action per game with ``active[b]`` (the others wait), or none at all if any is illegal (return
     -(b+1) for the first bad b). Rewards: every seat's final reward when the game ends, and with ``shaping`` every
-    seat's change of ``potentials`` (the last step: final reward - potential). Ended games are recorded (``done``
-    code, terminal observation from every seat, terminal state) and restarted. Return how many games are now at
-    a chance node."""
+    seat's change of ``potentials`` (the last step: final reward - potential). Ended games are recorded and
+    restarted (``_record_end``). Return how many games are now at a chance node."""
     n = states.shape[0]
     for b in range(n):
         if active[b] and not E.is_legal(states[b], states[b, E.CURRENT], actions[b]):
@@ -65,25 +85,25 @@ def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, 
         if shaping:
             E.potentials(state, before)
         E.apply_action(state, actions[b])
-        if shaping and state[E.PHASE] != E.PHASE_OVER:
+        if state[E.PHASE] == E.PHASE_OVER:
+            _record_end(states, b, before, num_players, rows, cols, end_mode, max_turns, out_rewards, done,
+                        final_obs, final_states)  # fmt: skip
+        elif shaping:
             E.potentials(state, after)
             for s in range(num_players):
                 out_rewards[b, s] = after[s] - before[s]
-        if state[E.PHASE] == E.PHASE_OVER:
-            done[b] = DONE_TRUNCATED if state[E.TRUNCATED] else DONE_TERMINATED
-            for s in range(num_players):
-                out_rewards[b, s] = E.final_reward(state, s) - (before[s] if shaping else 0.0)
-                E.encode_observation(state, s, final_obs[b, s])
-            for k in range(state.shape[0]):
-                final_states[b, k] = state[k]
-            E.init_state(state, num_players, rows, cols, end_mode, max_turns)
         needy += E.dice_needed(state) > 0
     return needy
 
 
 @njit(cache=True)
-def _chance_round(states, faces, keys, die_size, rows, cols, corners, touched):
-    """Give row j of ``faces`` and ``keys[j]`` to the j-th game at a chance node; return how many still are."""
+def _chance_round(states, faces, keys, die_size, corners, touched, num_players, rows, cols, end_mode, max_turns,
+                  shaping, out_rewards, done, final_obs, final_states):  # fmt: skip
+    """Give row j of ``faces`` and ``keys[j]`` to the j-th game at a chance node; return how many still are.
+
+    A throw can end a game (a turn ended by rule 9 or rule 5 reaches ``max_turns``): it is recorded like an end at
+    an action, paying on top of this step's rewards, and restarted, so it needs start rolls in the next round."""
+    lead = np.zeros(E.MAX_PLAYERS)  # stays 0 without shaping
     j = 0
     needy = 0
     for b in range(states.shape[0]):
@@ -94,6 +114,11 @@ def _chance_round(states, faces, keys, die_size, rows, cols, corners, touched):
             E.sample_landing(keys[j], die_size, rows, cols, corners)
             E.touched_squares(corners, die_size, rows, cols, touched)
             E.apply_throw(state, faces[j], touched)
+            if state[E.PHASE] == E.PHASE_OVER:
+                if shaping:
+                    E.potentials(state, lead)
+                _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, out_rewards, done,
+                            final_obs, final_states)  # fmt: skip
         else:
             E.apply_start_roll(state, faces[j])
         j += 1
@@ -194,13 +219,16 @@ class YayBatchCore:
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def _roll(self, needy: int) -> None:
-        """Chance rounds until every game is at a decision node, then observe them all."""
+        """Chance rounds until every game is at a decision node, then observe them all (a game that ends inside a
+        round is recorded and restarted there, and rolls its start in the next round)."""
         cfg = self.config
         while needy:
             faces = self.rng.integers(0, E.NUM_FACES, size=(needy, E.NUM_DICE))
             keys = self.rng.integers(0, LANDING_KEYS, size=needy)
-            needy = _chance_round(self.states, faces, keys, cfg.die_size, cfg.rows, cfg.cols, self._corners,
-                                  self._touched)  # fmt: skip
+            needy = _chance_round(
+                self.states, faces, keys, cfg.die_size, self._corners, self._touched, *self._args, cfg.shaping,
+                self.rewards, self.done, self.final_obs, self.final_states,
+            )  # fmt: skip
         _encode(self.states, self.obs, self.masks)
 
 

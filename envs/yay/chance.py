@@ -3,7 +3,9 @@
 A throw source has ``roll(3)`` (faces 0..5, as every game's ``DiceSource``) and ``land(die_size, rows, cols)``:
 the lower corners ``(x, y)`` of the three dice in board units. The landing model is rules/yay.md's: each die's
 centre uniform over the positions where the whole die lies on the board, a landing that overlaps an earlier die
-drawn again. Which squares a landing touches is a rule, so it is the engine's (``engine.touched_squares``).
+drawn again (the whole throw, if the dice already placed leave no room). Which squares a landing touches is a
+rule, so it is the engine's (``engine.touched_squares``). A source may also have ``check_sheet(die_size, rows,
+cols)``, which the env calls when it is built, so a source that cannot serve the sheet fails before any game.
 """
 
 from __future__ import annotations
@@ -61,19 +63,20 @@ class ScriptedThrows:
     """Faces and landings fixed in advance (a rule's example): one entry per chance event, in order.
 
     An entry is a start roll ``[f1, f2, f3]`` (faces 1..6) or a throw ``([f1, f2, f3], corners)`` with
-    ``corners`` as ``land`` returns them (see ``corners_at``).
+    ``corners`` as ``land`` returns them (see ``corners_at``). A landing the chance model could not produce is
+    rejected, naming the event: at construction what no sheet allows (a corner below 0 or not finite, two dice on
+    one corner), in ``check_sheet`` (the env calls it when it is built, before any game) or ``land`` what the sheet
+    and die size forbid (a die off the sheet, dice overlapping).
     """
 
     faces = E.NUM_FACES
 
     def __init__(self, events: Iterable[Any]) -> None:
         self._events: list[tuple[np.ndarray, np.ndarray | None]] = []
-        for event in events:
+        for number, event in enumerate(events):
             if isinstance(event, tuple):
                 faces, corners = event
-                corners = np.asarray(corners, dtype=np.float64)
-                if corners.shape != (E.NUM_DICE, 2):
-                    raise ValueError(f"scripted landing needs {E.NUM_DICE} (x, y) corners, got {corners.tolist()}")
+                corners = _scripted_corners(number, corners)
             else:
                 faces, corners = event, None
             self._events.append((self._faces(faces), corners))
@@ -93,6 +96,13 @@ class ScriptedThrows:
     def seed(self, seed: int | None) -> None:
         """Scripted throws ignore seeds; the script is the randomness."""
 
+    def check_sheet(self, die_size: float, rows: int, cols: int) -> None:
+        """Every scripted landing against this sheet and die: a ValueError for the first that leaves the sheet or
+        overlaps, so a bad script fails before a game starts rather than in the middle of a step."""
+        for number, (_, corners) in enumerate(self._events):
+            if corners is not None:
+                _check_on_sheet(number, corners, die_size, rows, cols)
+
     def roll(self, n: int) -> np.ndarray:
         if self._next >= len(self._events):
             raise DiceExhausted(f"scripted throws exhausted after {len(self._events)} events")
@@ -101,6 +111,41 @@ class ScriptedThrows:
         return faces[:n]
 
     def land(self, die_size: float, rows: int, cols: int) -> np.ndarray:
+        number = self._next - 1
         if self._landing is None:
-            raise ValueError(f"scripted event #{self._next - 1} is a start roll, but the game throws onto the sheet")
-        return self._landing
+            raise ValueError(f"scripted event #{number} is a start roll, but the game throws onto the sheet")
+        _check_on_sheet(number, self._landing, die_size, rows, cols)
+        return self._landing.copy()
+
+
+def _scripted_corners(number: int, corners: Any) -> np.ndarray:
+    """Event ``number``'s corners as a (3, 2) array, or a ValueError for what no sheet or die size allows."""
+    where = f"scripted event #{number}"
+    arr = np.asarray(corners, dtype=np.float64)
+    if arr.shape != (E.NUM_DICE, 2):
+        raise ValueError(f"{where}: a landing needs {E.NUM_DICE} (x, y) corners, got {arr.tolist()}")
+    if not np.isfinite(arr).all() or (arr < 0).any():
+        raise ValueError(f"{where}: corners must be finite and >= 0 (dice lie on the sheet), got {arr.tolist()}")
+    for k in range(1, E.NUM_DICE):
+        for j in range(k):
+            if (arr[j] == arr[k]).all():
+                raise ValueError(f"{where}: dice {j} and {k} are stacked on one corner {arr[k].tolist()}")
+    return arr
+
+
+def _check_on_sheet(number: int, corners: np.ndarray, die_size: float, rows: int, cols: int) -> None:
+    """A ValueError naming event ``number`` if a die leaves the ``rows x cols`` sheet or two dice overlap."""
+    where = f"scripted event #{number}"
+    high = np.array([cols - die_size, rows - die_size])
+    for k in range(E.NUM_DICE):
+        if (corners[k] > high).any():
+            raise ValueError(
+                f"{where}: die {k} at corner {corners[k].tolist()} leaves the {rows}x{cols} sheet: a die of size "
+                f"{die_size} needs 0 <= x <= {high[0]:.4g} and 0 <= y <= {high[1]:.4g}"
+            )
+        for j in range(k):
+            if np.all(np.abs(corners[k] - corners[j]) < die_size):
+                raise ValueError(
+                    f"{where}: dice {j} and {k} overlap (corners {corners[j].tolist()} and {corners[k].tolist()}, "
+                    f"die_size {die_size}): corners must differ by at least die_size in x or in y"
+                )

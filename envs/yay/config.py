@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 
 from envs.common.config import GameConfig
 
-from .engine import END_ROW_AND_COLUMN, END_ROW_OR_COLUMN, MAX_PLAYERS, MAX_SIDE
+from .engine import END_ROW_AND_COLUMN, END_ROW_OR_COLUMN, MAX_PLAYERS, MAX_SIDE, dice_always_fit, largest_die
 
 
 class YayConfig(GameConfig):
@@ -30,10 +30,11 @@ class YayConfig(GameConfig):
 
     @model_validator(mode="after")
     def _dice_fit(self) -> YayConfig:
-        if 2 * self.die_size >= min(self.rows, self.cols):
+        if not dice_always_fit(self.rows, self.cols, self.die_size):
             raise ValueError(
-                f"'die_size' {self.die_size} is too large for a {self.rows}x{self.cols} sheet: three dice must fit "
-                f"without overlapping, so 2 * die_size must be below min(rows, cols) = {min(self.rows, self.cols)}"
+                f"'die_size' {self.die_size} does not fit a {self.rows}x{self.cols} sheet: wherever two dice land, a "
+                f"third must fit beside them, which needs min(rows, cols) >= 3 * die_size or max(rows, cols) >= 5 * "
+                f"die_size (here die_size <= {largest_die(self.rows, self.cols):.4g})"
             )
         return self
 

@@ -210,7 +210,8 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
-MAX_LANDING_DRAWS = 1000
+MAX_LANDING_DRAWS = 1000  # draws of one die before the whole throw is drawn again
+MAX_THROW_DRAWS = 100_000  # whole throws before giving up (only on sheets the config rejects)
 
 
 @njit(cache=True, inline="always")
@@ -224,20 +225,57 @@ def _splitmix(x: np.uint64) -> tuple[np.uint64, float]:
     return x, float(z >> np.uint64(11)) * _UNIT
 
 
+def dice_always_fit(rows: int, cols: int, die_size: float) -> bool:
+    """True if, wherever two non-overlapping dice lie on the sheet, a third always fits beside them.
+
+    Why: the config accepts only such sheets, so ``sample_landing`` always finds room. Die j's lower corner lies in
+    [0, A] x [0, B] (A = cols - d, B = rows - d, d = die_size) and keeps the next corner out of the open square of
+    side 2d around it. Such a square holds two corners of the rectangle only if A < 2d or B < 2d, so with
+    min(A, B) >= 2d two of them leave a corner free. If A < 2d, two dice can leave no room iff B < 4d (stacked
+    across the width; if B < d, side by side, or not even two fit), and symmetrically. Checked against a brute
+    force in tests/test_yay_rules.py."""
+    a, b = cols - die_size, rows - die_size
+    return min(a, b) >= 0 and (min(a, b) >= 2 * die_size or max(a, b) >= 4 * die_size)
+
+
+def largest_die(rows: int, cols: int) -> float:
+    """The largest ``die_size`` with ``dice_always_fit`` on a ``rows x cols`` sheet (for error messages)."""
+    return min(max(min(rows, cols) / 3, max(rows, cols) / 5), min(rows, cols))
+
+
+@njit(cache=True, inline="always")
+def _draw_die(x: np.uint64, k: int, high_x: float, high_y: float, die_size: float, corners: np.ndarray):
+    """Draw die ``k``'s corner until it overlaps no earlier die, at most ``MAX_LANDING_DRAWS`` times: (next
+    generator word, whether it found room). The default sheet needs a few draws at most."""
+    for _ in range(MAX_LANDING_DRAWS):
+        x, u = _splitmix(x)
+        corners[k, 0] = u * high_x
+        x, u = _splitmix(x)
+        corners[k, 1] = u * high_y
+        if not dice_overlap(corners, k, die_size):
+            return x, True
+    return x, False
+
+
 @njit(cache=True)
 def sample_landing(key: int, die_size: float, rows: int, cols: int, corners: np.ndarray) -> None:
     """Where three dice land (rules/yay.md's model), a pure function of ``key``: each die's lower corner uniform
-    over the positions that keep it whole on the sheet, drawn again while it overlaps an earlier die."""
+    over the positions that keep it whole on the sheet, drawn again while it overlaps an earlier die; after
+    ``MAX_LANDING_DRAWS`` failed draws of one die (the first two left too little room) the whole throw is drawn
+    again, continuing the same stream. Never returns overlapping dice: on a sheet ``dice_always_fit`` accepts
+    every draw ends; elsewhere, after ``MAX_THROW_DRAWS`` whole throws, a ValueError."""
     x = np.uint64(key)
     high_x, high_y = cols - die_size, rows - die_size
-    for k in range(NUM_DICE):
-        for _ in range(MAX_LANDING_DRAWS):  # the config keeps 2 * die_size < min(rows, cols): a few draws at most
-            x, u = _splitmix(x)
-            corners[k, 0] = u * high_x
-            x, u = _splitmix(x)
-            corners[k, 1] = u * high_y
-            if not dice_overlap(corners, k, die_size):
-                break
+    for _ in range(MAX_THROW_DRAWS):
+        placed = 0
+        while placed < NUM_DICE:
+            x, ok = _draw_die(x, placed, high_x, high_y, die_size, corners)
+            if not ok:
+                break  # no room left beside the dice already placed: throw all three again
+            placed += 1
+        if placed == NUM_DICE:
+            return
+    raise ValueError("sample_landing: three dice found no room without overlapping (see engine.dice_always_fit)")
 
 
 @njit(cache=True)
