@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import numpy as np
-import yaml
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
+from agents.recipes import OutputDir, RunName, Seed, load_yaml, make_output_dir
+from agents.recipes import section as checked_section
 from envs.common.config import ConfigError, GameConfig, validate_config
 
 KINDS = {
@@ -41,34 +42,44 @@ class AgentSpec(GameConfig):
     only: list[str] | None = Field(None, description="benchmarks it plays; None: every one it can")
 
 
+def _no_player_count(config: dict[str, Any]) -> dict[str, Any]:
+    if "num_players" in config:
+        raise ValueError("'config.num_players' is set by the benchmark itself (player_counts, or 2 for full_game); "
+                         "remove it")  # fmt: skip
+    return config
+
+
+GameKeys = Annotated[dict[str, Any], AfterValidator(_no_player_count)]
+
+
 class TurnTaskSection(GameConfig):
     config: dict[str, Any] = Field(default_factory=dict, description="TurnTaskConfig keys")
-    value_vectors: int = Field(200, ge=1)
-    seed: int = 12345
+    value_vectors: int = Field(200, ge=1, le=10**6)
+    seed: Seed = 12345
 
 
 class FullGameSection(GameConfig):
-    config: dict[str, Any] = Field(default_factory=dict, description="EasyComeEasyGoConfig keys (2 players)")
-    games_per_seating: int = Field(2000, ge=1)
-    seed: int = 0
+    config: GameKeys = Field(default_factory=dict, description="EasyComeEasyGoConfig keys other than num_players")
+    games_per_seating: int = Field(2000, ge=1, le=10**8)
+    seed: Seed = 0
 
 
 class SolitaireSection(GameConfig):
-    config: dict[str, Any] = Field(default_factory=dict, description="ExtraConfig keys other than num_players")
-    games: int = Field(10_000, ge=2)
-    seed: int = 0
+    config: GameKeys = Field(default_factory=dict, description="ExtraConfig keys other than num_players")
+    games: int = Field(10_000, ge=2, le=10**8)
+    seed: Seed = 0
 
 
 class TablesSection(GameConfig):
-    config: dict[str, Any] = Field(default_factory=dict, description="the game's config keys other than num_players")
+    config: GameKeys = Field(default_factory=dict, description="the game's config keys other than num_players")
     player_counts: list[Annotated[int, Field(ge=2, le=6)]] = Field(default_factory=lambda: [2, 4], min_length=1)
-    games: int = Field(4000, ge=1, description="games per player count; seats drawn from the agents")
-    seed: int = 0
+    games: int = Field(4000, ge=1, le=10**8, description="games per player count; seats drawn from the agents")
+    seed: Seed = 0
 
 
 class _Recipe(GameConfig):
-    name: str
-    output_dir: str
+    name: RunName
+    output_dir: OutputDir
     agents: dict[str, AgentSpec] = Field(min_length=1)
 
 
@@ -80,6 +91,15 @@ class EasyComeEasyGoRecipe(_Recipe):
     def benchmarks(self) -> list[str]:
         return [*self.turn_tasks, *(["full_game"] if self.full_game else [])]
 
+    def check_game_configs(self) -> None:
+        from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
+        from envs.easy_come_easy_go.turn_task import TurnTaskConfig
+
+        for name, task in self.turn_tasks.items():
+            checked_section(f"turn_tasks.{name}.config", TurnTaskConfig, task.config)
+        if self.full_game:
+            checked_section("full_game.config", EasyComeEasyGoConfig, {**self.full_game.config, "num_players": 2})
+
 
 class ExtraRecipe(_Recipe):
     game: Literal["extra"]
@@ -89,6 +109,14 @@ class ExtraRecipe(_Recipe):
     def benchmarks(self) -> list[str]:
         return [*(["solitaire"] if self.solitaire else []), *(["tables"] if self.tables else [])]
 
+    def check_game_configs(self) -> None:
+        from envs.extra.config import ExtraConfig
+
+        if self.solitaire:
+            checked_section("solitaire.config", ExtraConfig, {**self.solitaire.config, "num_players": 1})
+        if self.tables:
+            _check_tables(self.tables, ExtraConfig)
+
 
 class YayRecipe(_Recipe):
     game: Literal["yay"]
@@ -96,6 +124,17 @@ class YayRecipe(_Recipe):
 
     def benchmarks(self) -> list[str]:
         return ["tables"] if self.tables else []
+
+    def check_game_configs(self) -> None:
+        from envs.yay.config import YayConfig
+
+        if self.tables:
+            _check_tables(self.tables, YayConfig)
+
+
+def _check_tables(tables: TablesSection, model: type[GameConfig]) -> None:
+    for n in tables.player_counts:
+        checked_section(f"tables.config (at {n} players)", model, {**tables.config, "num_players": n})
 
 
 RECIPES = {"easy_come_easy_go": EasyComeEasyGoRecipe, "extra": ExtraRecipe, "yay": YayRecipe}
@@ -108,25 +147,19 @@ SECTIONS = {
 
 
 def load_recipe(path: Path) -> EasyComeEasyGoRecipe | ExtraRecipe | YayRecipe:
-    if not path.is_file():
-        raise ConfigError(f"no such config file: {path}")
-    raw = yaml.safe_load(path.read_text())
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a YAML mapping at the top level")
-    raw = dict(raw)
+    """The recipe at ``path`` with every value checked (agents' names and arguments, the game's config keys)."""
+    raw = load_yaml(path)
     game = raw.get("game")
     if game not in RECIPES:
         raise ConfigError(f"'game' must be one of {sorted(RECIPES)}, got {game!r}")
-    for key, spec in dict(raw.get("agents") or {}).items():
-        spec = _section(f"agents.{key}", AgentSpec, spec)
-        if spec.kind not in KINDS[game]:
-            raise ConfigError(f"[agents.{key}] 'kind' must be one of {KINDS[game]} for {game}, got {spec.kind!r}")
-        raw["agents"][key] = spec
+    agents = raw.get("agents")
+    if isinstance(agents, dict):
+        raw["agents"] = {key: _agent_spec(str(key), spec, game) for key, spec in agents.items()}
     for key, model in SECTIONS.items():
         if key == "turn_tasks" and isinstance(raw.get(key), dict):
-            raw[key] = {name: _section(f"{key}.{name}", model, task) for name, task in raw[key].items()}
+            raw[key] = {name: checked_section(f"{key}.{name}", model, task) for name, task in raw[key].items()}
         elif isinstance(raw.get(key), dict):
-            raw[key] = _section(key, model, raw[key])
+            raw[key] = checked_section(key, model, raw[key])
     recipe = validate_config(RECIPES[game], raw)
     benchmarks = recipe.benchmarks()
     if not benchmarks:
@@ -135,14 +168,39 @@ def load_recipe(path: Path) -> EasyComeEasyGoRecipe | ExtraRecipe | YayRecipe:
         unknown = set(spec.only or ()) - set(benchmarks)
         if unknown:
             raise ConfigError(f"[agents.{name}] 'only' names {sorted(unknown)}; benchmarks: {benchmarks}")
+    recipe.check_game_configs()
     return recipe
 
 
-def _section(where: str, model: type[GameConfig], value: Any) -> GameConfig:
+def _agent_spec(key: str, value: Any, game: str) -> AgentSpec:
+    """One agent entry, its name and constructor arguments checked, and an sb3 model file read as data."""
+    from agents import check_agent
+
+    spec = checked_section(f"agents.{key}", AgentSpec, value)
     try:
-        return validate_config(model, value)
-    except ConfigError as exc:
-        raise ConfigError(f"[{where}] {exc}") from None
+        if spec.kind not in KINDS[game]:
+            raise ValueError(f"'kind' must be one of {KINDS[game]} for {game}, got {spec.kind!r}")
+        check_agent(spec.kind, {"path": "", **spec.kwargs} if spec.kind == "sb3" else spec.kwargs, game)
+        if spec.kind != "sb3" and spec.path is not None:
+            raise ValueError(f"'path' is for kind sb3 (a saved model), not {spec.kind!r}")
+        if spec.kind == "sb3":
+            _check_model_path(spec)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"[agents.{key}] {exc}") from None
+    return spec
+
+
+def _check_model_path(spec: AgentSpec) -> None:
+    from agents.model_files import read_model_file
+
+    if spec.path is None:
+        raise ValueError("kind sb3 needs 'path' (the saved model)")
+    if "path" in spec.kwargs:
+        raise ValueError("give the model as 'path', not in 'kwargs'")
+    if Path(spec.path).exists():
+        read_model_file(spec.path)  # ModelFileError (a ValueError) says what is wrong with the file
+    elif spec.if_missing == "error":
+        raise ValueError(f"no model at {spec.path}; train it first or set if_missing: skip")
 
 
 def build_agent(name: str, spec: AgentSpec, benchmark: str, can_play: tuple[str, ...]):
@@ -250,7 +308,7 @@ def run_yay(recipe: YayRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
         size = yay_engine.observation_size(n, game.rows, game.cols)
         seated = {}
         for name, agent in players.items():  # a trained model reads one table size's observations only
-            space = getattr(getattr(agent, "model", None), "observation_space", None)
+            space = getattr(agent, "observation_space", None)
             if space is None or space.shape == (size,):
                 seated[name] = agent
             else:
@@ -371,11 +429,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         recipe = load_recipe(args.config)
         if args.output_dir:
-            recipe = recipe.model_copy(update={"output_dir": args.output_dir})
+            recipe = validate_config(type(recipe), recipe, output_dir=args.output_dir)
+        make_output_dir(recipe.output_dir, "output_dir")
         started = time.perf_counter()
         runner = {"easy_come_easy_go": run_easy_come_easy_go, "extra": run_extra, "yay": run_yay}[recipe.game]
         benchmarks = runner(recipe)
-    except (ConfigError, FileNotFoundError) as exc:
+    except (ConfigError, FileNotFoundError) as exc:  # FileNotFoundError: a model deleted since the check
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print_tables(benchmarks)

@@ -1,17 +1,18 @@
 """Train an agent from a YAML recipe: ``python train.py configs/easy_come_easy_go_turn.yaml``.
 
-Runs are resumable: checkpoints land in ``<output_dir>/checkpoints`` every ``checkpoint_every`` steps and
-on Ctrl-C or SIGTERM; running the same command again continues from the newest one (``--fresh`` starts
-over). The final model is saved with a copy of its recipe and scored by its task (``agents/tasks.py``): the
-turn task against the exact optimum, Extra! solitaire against the greedy agent, a seat against opponents by
-win rate beside the first opponent's own.
+Runs are resumable: checkpoints land in ``<output_dir>/checkpoints`` every ``checkpoint_every`` steps and on
+Ctrl-C or SIGTERM (written atomically; the newest ``keep_checkpoints`` are kept). Running the same command
+again continues from the newest checkpoint that loads, with the recipe's edited hyperparameters applied
+(keys that cannot change mid-run are refused by name); a run that reached its steps or its time limit stays
+done. ``--fresh`` starts over. Every recipe value is checked before any work starts: a mistake is one
+``error:`` line and exit code 2. The final model is saved with a copy of its recipe and scored by its task
+(``agents/tasks.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import signal
 import sys
 import time
@@ -21,8 +22,18 @@ from typing import Any, Literal
 import yaml
 from pydantic import Field
 
+from agents.checkpoints import latest_checkpoint, newest_loadable, remove_all, save_checkpoint
+from agents.model_files import ModelFile, save_model
+from agents.recipes import OutputDir, RunName, Seed, load_yaml, make_output_dir
+from agents.sb3_recipe import AlgorithmSection
 from agents.tasks import TASKS
 from envs.common.config import ConfigError, GameConfig, validate_config
+
+__all__ = ["TrainRecipe", "latest_checkpoint", "load_recipe", "main", "train"]
+
+# Keys a resumed run cannot change: the task, the network and the seed are what the checkpoint was made of.
+FIXED_ON_RESUME = ("task.", "algorithm.name", "algorithm.policy_kwargs.", "training.seed")
+IGNORED_ON_RESUME = ("training.output_dir",)
 
 
 class TaskSection(GameConfig):
@@ -31,66 +42,85 @@ class TaskSection(GameConfig):
     num_envs: int = Field(64, ge=1, le=65_536)
 
 
-class AlgorithmSection(GameConfig):
-    name: Literal["MaskablePPO"] = "MaskablePPO"
-    policy_kwargs: dict[str, Any] = Field(default_factory=dict)
-    hyperparameters: dict[str, Any] = Field(default_factory=dict, description="MaskablePPO keyword arguments")
-
-
 class TrainingSection(GameConfig):
-    total_timesteps: int = Field(ge=1)
-    time_limit_minutes: float | None = Field(None, gt=0, description="stop early (and save) after this long")
+    total_timesteps: int = Field(ge=1, le=10**12)
+    time_limit_minutes: float | None = Field(None, gt=0, le=10**6, description="training time in all, over reruns")
     checkpoint_every: int = Field(100_000, ge=1, description="steps between checkpoints")
-    seed: int = 0
-    output_dir: str = Field(description="where checkpoints, logs and the model go")
+    keep_checkpoints: int = Field(3, ge=1, le=10_000, description="newest checkpoints kept (older ones deleted)")
+    seed: Seed = 0
+    output_dir: OutputDir
     torch_threads: int = Field(1, ge=1, le=64)
 
 
 class ScoreSection(GameConfig):
-    samples: int = Field(200, ge=1, description="turn task: value vectors scored exactly; Extra!: games played")
-    seed: int = 12345
+    samples: int = Field(200, ge=1, le=10**7, description="turn task: value vectors scored exactly; else games")
+    seed: Seed = 12345
 
 
 class TrainRecipe(GameConfig):
-    name: str
+    name: RunName
     task: TaskSection
     algorithm: AlgorithmSection = AlgorithmSection()
     training: TrainingSection
     score: ScoreSection = ScoreSection()
 
 
-def load_recipe(path: Path) -> TrainRecipe:
-    if not path.is_file():
-        raise ConfigError(f"no such config file: {path}")
-    raw = yaml.safe_load(path.read_text())
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a YAML mapping at the top level")
-    return validate_config(TrainRecipe, _nested(raw))
+def load_recipe(path: Path, **training_overrides: Any) -> TrainRecipe:
+    """The recipe at ``path`` (with ``training`` overrides), every value checked, the task's config included."""
+    from agents.tasks import check_task_config
+
+    raw = load_yaml(path)
+    if training_overrides and isinstance(raw.get("training"), dict):
+        raw["training"] = {**raw["training"], **training_overrides}
+    recipe = validate_config(TrainRecipe, raw)
+    check_task_config(recipe.task.id, recipe.task.config)
+    return recipe
 
 
-def _nested(raw: dict[str, Any]) -> dict[str, Any]:
-    """Sub-sections as section models, so strict validation reports their keys by path."""
-    sections = {"task": TaskSection, "algorithm": AlgorithmSection, "training": TrainingSection, "score": ScoreSection}
-    out = dict(raw)
-    for key, model in sections.items():
-        if isinstance(out.get(key), dict):
-            try:
-                out[key] = validate_config(model, out[key])
-            except ConfigError as exc:
-                raise ConfigError(f"[{key}] {exc}") from None
+def _flat(tree: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(tree, dict) and tree:
+        out: dict[str, Any] = {}
+        for key, value in tree.items():
+            out.update(_flat(value, f"{prefix}{key}."))
+        return out
+    return {prefix[:-1]: tree}
+
+
+def resume_changes(previous: TrainRecipe, recipe: TrainRecipe) -> list[str]:
+    """The edited values a resumed run applies ("key: old -> new"); a ConfigError for keys it cannot change."""
+    old, new = _flat(previous.model_dump()), _flat(recipe.model_dump())
+    changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k) and k not in IGNORED_ON_RESUME)
+    fixed = [k for k in changed if k.startswith(FIXED_ON_RESUME) or f"{k}.".startswith(FIXED_ON_RESUME)]
+    if fixed:
+        listed = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in fixed)
+        raise ConfigError(
+            f"cannot resume {recipe.training.output_dir} with these keys changed (they shape the saved model): "
+            f"{listed}. Restore them, or add --fresh to start over"
+        )
+    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in changed]
+
+
+def prepare_output(recipe: TrainRecipe) -> Path:
+    """Create the run's folders, or a ConfigError when ``output_dir`` cannot hold them."""
+    out = make_output_dir(recipe.training.output_dir, "training.output_dir")
+    make_output_dir(out / "checkpoints", "training.output_dir")
     return out
 
 
-def latest_checkpoint(checkpoint_dir: Path) -> tuple[Path, int] | None:
-    found = []
-    for path in checkpoint_dir.glob("model_*_steps.zip"):
-        match = re.fullmatch(r"model_(\d+)_steps\.zip", path.name)
-        if match:
-            found.append((int(match.group(1)), path))
-    if not found:
+def plan_resume(recipe: TrainRecipe, out: Path, fresh: bool) -> ModelFile | None:
+    """The checkpoint to resume from (None: start fresh), after checking the recipe may resume it."""
+    if fresh:
         return None
-    steps, path = max(found)
-    return path, steps
+    checkpoint = newest_loadable(out / "checkpoints")
+    if checkpoint is None:
+        return None
+    try:
+        previous = validate_config(TrainRecipe, load_yaml(out / "config.yaml"))
+    except ConfigError as exc:
+        raise ConfigError(f"cannot compare with the run in {out} ({exc}); add --fresh to start over") from None
+    for change in resume_changes(previous, recipe):
+        print(f"resume: applying the edited value {change}")
+    return checkpoint
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,111 +131,104 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output-dir", help="override training.output_dir")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
     args = parser.parse_args(argv)
+    overrides = {k: v for k, v in (("total_timesteps", args.total_timesteps), ("output_dir", args.output_dir))
+                 if v is not None}  # fmt: skip
     try:
-        recipe = load_recipe(args.config)
-        overrides = {}
-        if args.total_timesteps is not None:
-            overrides["total_timesteps"] = args.total_timesteps
-        if args.output_dir is not None:
-            overrides["output_dir"] = args.output_dir
-        if overrides:
-            training = validate_config(TrainingSection, recipe.training, **overrides)
-            recipe = validate_config(TrainRecipe, recipe.model_dump() | {"training": training})
-        from agents.tasks import check_task_config
-
-        check_task_config(recipe.task.id, recipe.task.config)
+        recipe = load_recipe(args.config, **overrides)
+        out = prepare_output(recipe)
+        resume = plan_resume(recipe, out, args.fresh)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return train(recipe, fresh=args.fresh, progress=not args.no_progress)
+    return train(recipe, fresh=args.fresh, progress=not args.no_progress, resume=resume)
 
 
-def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True) -> int:
+def _restore(model: Any, checkpoint: ModelFile) -> None:
+    """Weights, optimizer state and step counts from ``checkpoint`` into a model built from the recipe."""
+    model.policy.load_state_dict(checkpoint.state_dict, strict=True)
+    if checkpoint.optimizer_state is not None:
+        model.policy.optimizer.load_state_dict(checkpoint.optimizer_state)
+    model.num_timesteps = checkpoint.num_timesteps
+    updates = checkpoint.data.get("_n_updates", 0)
+    model._n_updates = int(updates) if isinstance(updates, int) else 0
+
+
+def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resume: ModelFile | None = None) -> int:
     import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
     from agents.sb3_agent import SB3Agent
     from agents.tasks import make_training_env, score_trained_agent
 
     torch.set_num_threads(recipe.training.torch_threads)
-    out = Path(recipe.training.output_dir)
+    out = prepare_output(recipe)
     checkpoints = out / "checkpoints"
-    checkpoints.mkdir(parents=True, exist_ok=True)
+    if fresh and (removed := remove_all(checkpoints)):  # a later resume would otherwise pick an old run's up
+        print(f"--fresh: removed {removed} old checkpoints from {checkpoints}")
     (out / "config.yaml").write_text(yaml.safe_dump(recipe.model_dump(), sort_keys=False))
-
     env = make_training_env(recipe.task.id, recipe.task.config, recipe.task.num_envs, recipe.training.seed)
-    if fresh:  # an old run's checkpoints would otherwise be what a later resume picks up
-        stale = list(checkpoints.glob("model_*_steps.zip"))
-        for path in stale:
-            path.unlink()
-        if stale:
-            print(f"--fresh: removed {len(stale)} old checkpoints from {checkpoints}")
-    resume = None if fresh else latest_checkpoint(checkpoints)
-    if resume:
-        path, done_steps = resume
-        print(f"resuming from {path} ({done_steps:,} steps done)")
-        model = MaskablePPO.load(path, env=env, tensorboard_log=str(out / "tb"))
-    else:
-        done_steps = 0
-        try:
-            model = MaskablePPO(
-                "MlpPolicy",
-                env,
-                policy_kwargs=recipe.algorithm.policy_kwargs or None,
-                tensorboard_log=str(out / "tb"),
-                seed=recipe.training.seed,
-                verbose=0,
-                **recipe.algorithm.hyperparameters,
-            )
-        except TypeError as exc:
-            print(f"error: [algorithm.hyperparameters] {exc}", file=sys.stderr)
-            return 2
+    model = recipe.algorithm.build(env, recipe.training.seed, str(out / "tb"))
+    trained_before = 0.0
+    if resume is not None:
+        _restore(model, resume)
+        trained_before = float(resume.metadata.get("training_seconds", 0.0))
+        print(f"resuming from {resume.path.name} ({model.num_timesteps:,} steps, {trained_before / 60:.1f} min done)")
 
     started = time.monotonic()
-    limit = recipe.training.time_limit_minutes
+    training = recipe.training
+    limit = None if training.time_limit_minutes is None else 60 * training.time_limit_minutes
 
-    class TimeLimit(BaseCallback):
+    def seconds() -> float:
+        return trained_before + time.monotonic() - started
+
+    def checkpoint() -> Path:
+        return save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints)
+
+    class Checkpoints(BaseCallback):
+        """A checkpoint every ``checkpoint_every`` steps; stop once the time limit (over all reruns) is used."""
+
+        def _on_training_start(self) -> None:
+            self.next = (self.num_timesteps // training.checkpoint_every + 1) * training.checkpoint_every
+
         def _on_step(self) -> bool:
-            return limit is None or time.monotonic() - started < 60 * limit
-
-    def save_checkpoint() -> Path:
-        path = checkpoints / f"model_{model.num_timesteps}_steps.zip"
-        model.save(path)
-        return path
+            if self.num_timesteps >= self.next:
+                checkpoint()
+                self.next = (self.num_timesteps // training.checkpoint_every + 1) * training.checkpoint_every
+            return limit is None or seconds() < limit
 
     def on_sigterm(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
-    previous_handler = signal.signal(signal.SIGTERM, on_sigterm)
-    every = max(1, recipe.training.checkpoint_every // recipe.task.num_envs)
-    callbacks = CallbackList([CheckpointCallback(every, str(checkpoints), name_prefix="model"), TimeLimit()])
-    remaining = recipe.training.total_timesteps - done_steps
-    try:
-        if remaining > 0:
+    remaining = training.total_timesteps - model.num_timesteps
+    if remaining <= 0 or (limit is not None and trained_before >= limit):
+        print(f"this run is already done ({model.num_timesteps:,} steps, {trained_before / 60:.1f} min); "
+              "raise total_timesteps or time_limit_minutes to train on, or add --fresh")  # fmt: skip
+    else:
+        previous_handler = signal.signal(signal.SIGTERM, on_sigterm)
+        try:
             model.learn(
                 total_timesteps=remaining,
-                callback=callbacks,
+                callback=CallbackList([Checkpoints()]),
                 reset_num_timesteps=resume is None,
                 tb_log_name=recipe.name,
                 progress_bar=progress,
             )
-    except KeyboardInterrupt:
-        path = save_checkpoint()
-        print(f"\ninterrupted: saved {path}; run the same command again to resume")
-        return 130
-    finally:
-        signal.signal(signal.SIGTERM, previous_handler)
-    save_checkpoint()
+        except KeyboardInterrupt:
+            path = checkpoint()
+            print(f"\ninterrupted: saved {path}; run the same command again to resume")
+            return 130
+        finally:
+            signal.signal(signal.SIGTERM, previous_handler)
+        checkpoint()
     minutes = (time.monotonic() - started) / 60
-    model_path = out / "model.zip"
-    model.save(model_path)
+    model_path = save_model(model, out / "model.zip", {"training_seconds": seconds()})
     print(f"trained {model.num_timesteps:,} steps in {minutes:.1f} min this run; model: {model_path}")
 
     agent = SB3Agent(model, deterministic=True, name="trained")
     report = score_trained_agent(recipe.task.id, agent, recipe.task.config, recipe.score.samples, recipe.score.seed)
     report["timesteps"] = int(model.num_timesteps)
     report["minutes_this_run"] = round(minutes, 2)
+    report["minutes_in_all"] = round(seconds() / 60, 2)
     (out / "score.json").write_text(json.dumps(report, indent=2))
     print(json.dumps(report, indent=2))
     return 0

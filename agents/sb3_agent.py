@@ -1,14 +1,13 @@
-"""A trained Stable-Baselines3 model (MaskablePPO, or plain PPO) behind the Agent protocol.
+"""A trained Stable-Baselines3 policy (MaskablePPO, or plain PPO) behind the Agent protocol.
 
-MaskablePPO gets the masks through ``predict(..., action_masks=)``; a plain PPO model's action
-distribution is masked here, so either kind only ever plays legal actions. SB3 is imported lazily (it
-is in the optional ``train`` dependencies).
+``SB3Agent(model)`` wraps a live model (what ``train.py`` and notebooks hold); ``SB3Agent.load(path)`` reads a
+saved model file as data only (``agents.model_files``: no unpickling, so a file runs no code). A maskable
+policy gets the masks through ``predict(..., action_masks=)``; a plain PPO policy's action distribution is
+masked here, so either kind only ever plays legal actions. SB3 is imported lazily (the ``train`` extra).
 """
 
 from __future__ import annotations
 
-import json
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -29,53 +28,54 @@ def _resolve(path: str | Path) -> Path:
     raise FileNotFoundError(f"SB3Agent: no saved model at '{p}' (nor '{p}.zip'); save one with model.save(path)")
 
 
-def _is_maskable(path: Path) -> bool:
-    """Whether the saved policy class is sb3-contrib's maskable one (read from the zip's metadata)."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            data = json.loads(archive.read("data"))
-    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError) as exc:
-        raise ValueError(f"SB3Agent: '{path}' is not a Stable-Baselines3 model zip ({exc})") from exc
-    policy = data.get("policy_class", {})
-    return "maskable" in str(policy.get("__module__", "")).lower()
-
-
 class SB3Agent(Agent):
-    """Acts with ``model``; ``deterministic`` picks the most likely legal action instead of sampling."""
+    """Acts with ``model`` (or a bare policy); ``deterministic`` picks the likeliest legal action instead of
+    sampling one."""
 
     name = "sb3"
 
     def __init__(self, model: Any, deterministic: bool = True, name: str | None = None) -> None:
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
         self.model = model
+        self.policy = getattr(model, "policy", model)
         self.deterministic = bool(deterministic)
-        self.maskable = type(model).__name__ == "MaskablePPO"
+        self.maskable = isinstance(self.policy, MaskableActorCriticPolicy)
         self.rng = np.random.default_rng()
         if name is not None:
             self.name = name
+
+    @property
+    def observation_space(self) -> Any:
+        """The observations the policy reads (a trained model plays only envs with this shape)."""
+        return self.policy.observation_space
 
     @classmethod
     def load(
         cls, path: str | Path, deterministic: bool = True, algo: str = "auto", device: str = "cpu", **kwargs: Any
     ) -> SB3Agent:
-        """Load a model saved by ``model.save(path)``; ``algo``: "auto" (read from the file), "maskable_ppo", "ppo"."""
+        """Load a model saved by ``model.save(path)`` without running anything stored in it.
+
+        ``algo``: "auto" (read from the file), "maskable_ppo" or "ppo" (how the file's policy acts); only "cpu"
+        is supported as ``device``."""
+        from agents.model_files import build_policy, read_model_file
+
         if algo not in ALGOS:
             raise ValueError(f"SB3Agent.load: algo must be one of {ALGOS}, got {algo!r}")
-        file = _resolve(path)
-        maskable = _is_maskable(file) if algo == "auto" else algo == "maskable_ppo"
-        if maskable:
-            from sb3_contrib import MaskablePPO
-
-            model = MaskablePPO.load(file, device=device)
-        else:
-            from stable_baselines3 import PPO
-
-            model = PPO.load(file, device=device)
-        return cls(model, deterministic=deterministic, **kwargs)
+        if device != "cpu":
+            raise ValueError(f"SB3Agent.load: device must be 'cpu', got {device!r}")
+        file = read_model_file(_resolve(path))
+        maskable = file.maskable if algo == "auto" else algo == "maskable_ppo"
+        agent = cls(build_policy(file), deterministic=deterministic, **kwargs)
+        agent.maskable = maskable
+        return agent
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
+            from stable_baselines3.common.utils import set_random_seed
+
             self.rng = np.random.default_rng(seed)
-            self.model.set_random_seed(seed)
+            set_random_seed(seed)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         obs = np.asarray(observations, dtype=np.float32)
@@ -83,17 +83,16 @@ class SB3Agent(Agent):
         if obs.ndim != 2 or masks.ndim != 2 or obs.shape[0] != masks.shape[0]:
             raise ValueError(f"{self.name}: need obs (B, D) and masks (B, A), got {obs.shape} and {masks.shape}")
         if self.maskable:
-            actions, _ = self.model.predict(obs, deterministic=self.deterministic, action_masks=masks)
+            actions, _ = self.policy.predict(obs, deterministic=self.deterministic, action_masks=masks)
             return np.asarray(actions, dtype=np.int64).reshape(-1)
-        return self._masked_ppo(obs, masks)
+        return self._masked_logits(obs, masks)
 
-    def _masked_ppo(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    def _masked_logits(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         import torch
 
-        policy = self.model.policy
         with torch.no_grad():
-            obs_t, _ = policy.obs_to_tensor(obs)
-            logits = policy.get_distribution(obs_t).distribution.logits.cpu().numpy()
+            obs_t, _ = self.policy.obs_to_tensor(obs)
+            logits = self.policy.get_distribution(obs_t).distribution.logits.cpu().numpy()
         logits = np.where(masks, logits, -np.inf)
         if not self.deterministic:  # Gumbel-max: a sample of the masked softmax
             logits = logits + self.rng.gumbel(size=logits.shape)

@@ -29,12 +29,20 @@ def check_task_config(task_id: str, config: dict[str, Any]) -> None:
     from envs.common.config import ConfigError, validate_config
 
     if task_id in VS_OPPONENTS_TASKS:
-        from agents.vs_opponents import make_vs_opponents_env
+        from agents import check_agent
+        from agents.vs_opponents import OpponentsTaskConfig, make_vs_opponents_env
 
-        try:  # task keys, opponents (by name), seats and the game's own limits: building one game checks them all
+        task = validate_config(OpponentsTaskConfig, config)
+        game = task_id.removesuffix("_vs_opponents")
+        for k, spec in enumerate(task.opponents):
+            try:
+                check_agent(spec.kind, spec.kwargs, game)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"[task.config.opponents.{k}] {exc}") from None
+        try:  # seats, the game's own keys and limits, the opponents' argument values: building one game checks them
             make_vs_opponents_env(task_id, config, 1, 0)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+        except (TypeError, ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"[task.config] {exc}") from None
     elif task_id == "easy_come_easy_go_turn":
         from envs.easy_come_easy_go.turn_task import TurnTaskConfig
 

@@ -1,11 +1,13 @@
-"""Test scaffolding shared by the games' env tests: 'a rejected input changes nothing' checks for AEC envs."""
+"""Test scaffolding: 'a rejected input changes nothing' checks for AEC envs, masked-env checks, tiny recipes."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+import yaml
 
 
 def aec_snapshot(env: Any) -> tuple:
@@ -56,3 +58,21 @@ def check_masked_env(env: Any, **kwargs: Any) -> None:
         env_checker.check_env(env, **kwargs)
     finally:
         env_checker.check_step_determinism = original
+
+
+def tiny_train_recipe(out: Path, total: int, **training: object) -> dict:
+    return {
+        "name": "tiny",
+        "task": {"id": "easy_come_easy_go_turn", "config": {"prize_values": [1] * 9}, "num_envs": 16},
+        "algorithm": {
+            "policy_kwargs": {"net_arch": [16]},
+            "hyperparameters": {"n_steps": 16, "batch_size": 64, "n_epochs": 1},
+        },
+        "training": {"total_timesteps": total, "checkpoint_every": 256, "output_dir": str(out), **training},
+        "score": {"samples": 1},
+    }
+
+
+def write(path: Path, recipe: dict) -> Path:
+    path.write_text(yaml.safe_dump(recipe))
+    return path

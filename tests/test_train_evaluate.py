@@ -15,26 +15,9 @@ import yaml
 
 import evaluate
 import train
+from tests.helpers import tiny_train_recipe, write
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def tiny_train_recipe(out: Path, total: int, **training: object) -> dict:
-    return {
-        "name": "tiny",
-        "task": {"id": "easy_come_easy_go_turn", "config": {"prize_values": [1] * 9}, "num_envs": 16},
-        "algorithm": {
-            "policy_kwargs": {"net_arch": [16]},
-            "hyperparameters": {"n_steps": 16, "batch_size": 64, "n_epochs": 1},
-        },
-        "training": {"total_timesteps": total, "checkpoint_every": 256, "output_dir": str(out), **training},
-        "score": {"samples": 1},
-    }
-
-
-def write(path: Path, recipe: dict) -> Path:
-    path.write_text(yaml.safe_dump(recipe))
-    return path
 
 
 def test_train_saves_model_config_checkpoints_and_score(tmp_path: Path) -> None:

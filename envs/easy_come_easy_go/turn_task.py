@@ -37,12 +37,15 @@ __all__ = [
 ]
 
 
+MAX_VALUE = 10**9  # prize values stay exact in float64 sums and within the generator's int64 draws
+
+
 class UniformIntValues(GameConfig):
     """Each prize's value drawn independently, uniformly from the integers ``low..high``, every episode."""
 
     kind: Literal["uniform_int"] = "uniform_int"
-    low: int = Field(0, ge=0, description="smallest value")
-    high: int = Field(..., ge=1, description="largest value (also the observation's value scale)")
+    low: int = Field(0, ge=0, le=MAX_VALUE, description="smallest value")
+    high: int = Field(..., ge=1, le=MAX_VALUE, description="largest value (also the observation's value scale)")
 
     @model_validator(mode="after")
     def _ordered(self) -> UniformIntValues:

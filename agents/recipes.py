@@ -1,0 +1,117 @@
+"""Reading YAML recipes (``train.py``, ``evaluate.py``): strict, bounded, and every mistake a short ConfigError.
+
+Why: a recipe is the whole description of a run, so a typo must stop it before any work starts, with one
+line naming the key. PyYAML alone keeps the last of two duplicate keys, reads ``1e-4`` as a string, and lets
+an alias bomb expand into a structure whose error message runs to megabytes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import yaml
+from pydantic import Field
+
+from envs.common.config import ConfigError, GameConfig, validate_config
+
+__all__ = ["MAX_NODES", "OutputDir", "RunName", "Seed", "load_yaml", "make_output_dir", "section"]
+
+MAX_BYTES = 1 << 20
+MAX_NODES = 100_000  # values in a recipe after aliases are expanded (ours have under 100)
+
+RunName = Annotated[
+    str,
+    Field(min_length=1, max_length=100, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$",
+          description="the run's name: letters, digits, '_', '.', '-' (no path separators)"),
+]  # fmt: skip
+OutputDir = Annotated[str, Field(min_length=1, description="the folder outputs go to (created if absent)")]
+Seed = Annotated[int, Field(ge=0, le=2**31 - 1, description="a seed in 0..2**31-1")]
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that rejects duplicate keys and reads ``1e-4`` as a float."""
+
+
+def _mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    out: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            duplicate = key in out
+        except TypeError:
+            line = key_node.start_mark.line + 1
+            raise ConfigError(f"line {line}: a key must be a plain value, got {key!r}") from None
+        if duplicate:
+            raise ConfigError(f"line {key_node.start_mark.line + 1}: duplicate key {key!r} (given twice)")
+        out[key] = loader.construct_object(value_node, deep=deep)
+    return out
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+# YAML 1.1 floats need a dot and a signed exponent ("1.0e-4"); also read "1e-4" and "2.5e3" as floats.
+_EXPONENT_FLOAT = re.compile(r"^[-+]?\d[\d_]*(?:\.\d*)?[eE][-+]?\d+$")
+_StrictLoader.add_implicit_resolver("tag:yaml.org,2002:float", _EXPONENT_FLOAT, list("-+0123456789"))
+
+
+def _count(value: Any, budget: list[int]) -> None:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ConfigError(f"the recipe has more than {MAX_NODES:,} values (an alias expanding too far?)")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _count(k, budget)
+            _count(v, budget)
+    elif isinstance(value, list):
+        for v in value:
+            _count(v, budget)
+
+
+def load_yaml(path: Path) -> dict[str, Any]:
+    """The recipe at ``path`` as a mapping, or a ConfigError naming what is wrong with the file."""
+    if not path.is_file():
+        raise ConfigError(f"no such config file: {path}")
+    raw_bytes = path.read_bytes()
+    if len(raw_bytes) > MAX_BYTES:
+        raise ConfigError(f"{path}: {len(raw_bytes):,} bytes; a recipe is at most {MAX_BYTES:,}")
+    try:
+        text = raw_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a text file (not UTF-8): expected a YAML recipe") from None
+    try:
+        raw = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 (a SafeLoader subclass)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        problem = getattr(exc, "problem", None) or type(exc).__name__
+        raise ConfigError(f"{path}: not valid YAML{line}: {problem}") from None
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: expected a YAML mapping (key: value lines) at the top level")
+    _count(raw, [MAX_NODES])
+    return raw
+
+
+C = TypeVar("C", bound=GameConfig)
+
+
+def section(where: str, model: type[C], value: Any) -> C:
+    """``value`` validated as ``model``, its errors prefixed with ``[where]``."""
+    try:
+        return validate_config(model, value)
+    except ConfigError as exc:
+        raise ConfigError(f"[{where}] {exc}") from None
+
+
+def make_output_dir(path: str | Path, key: str) -> Path:
+    """Create the folder ``path`` (named in errors as the recipe's ``key``), or a ConfigError saying why not."""
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"{key!r} {str(out)!r} is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"{key!r} {str(out)!r} cannot be created: {exc.strerror or exc}") from None
+    return out

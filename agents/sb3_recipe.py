@@ -1,0 +1,81 @@
+"""The ``algorithm`` section of a training recipe: MaskablePPO's hyperparameters and policy layout, typed.
+
+Why: SB3 checks few of its arguments, and some only deep inside ``learn`` (``n_steps: 0`` ends in an
+``UnboundLocalError``); ``gamma: 2.0`` is silently accepted. Every value is checked here, at load, against the
+range it can meaningfully take, and the error names the key.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
+
+from envs.common.config import GameConfig
+
+__all__ = ["AlgorithmSection", "Hyperparameters", "PolicyKwargs"]
+
+Layer = Annotated[int, Field(ge=1, le=65_536)]
+Unit = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class NetArch(GameConfig):
+    pi: list[Layer] = Field(default_factory=list, description="policy network hidden sizes")
+    vf: list[Layer] = Field(default_factory=list, description="value network hidden sizes")
+
+
+class PolicyKwargs(GameConfig):
+    net_arch: list[Layer] | NetArch | None = Field(None, description="hidden sizes (shared list, or pi/vf)")
+    activation_fn: Literal["Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU"] = Field(
+        "Tanh", description="torch.nn activation between hidden layers"
+    )
+    ortho_init: bool = Field(True, description="orthogonal initialisation")
+
+    def to_sb3(self) -> dict[str, Any]:
+        import torch
+
+        out: dict[str, Any] = {"activation_fn": getattr(torch.nn, self.activation_fn), "ortho_init": self.ortho_init}
+        if self.net_arch is not None:
+            arch = self.net_arch
+            out["net_arch"] = list(arch) if isinstance(arch, list) else {"pi": list(arch.pi), "vf": list(arch.vf)}
+        return out
+
+
+class Hyperparameters(GameConfig):
+    """MaskablePPO keyword arguments; the defaults are SB3's."""
+
+    learning_rate: float = Field(3e-4, gt=0.0, le=1.0, description="Adam step size")
+    n_steps: int = Field(2048, ge=1, le=1_000_000, description="steps per env per rollout")
+    batch_size: int = Field(64, ge=1, le=10_000_000, description="minibatch size")
+    n_epochs: int = Field(10, ge=1, le=1000, description="passes over each rollout")
+    gamma: Unit = Field(0.99, description="discount factor in [0, 1]")
+    gae_lambda: Unit = Field(0.95, description="GAE lambda in [0, 1]")
+    clip_range: float = Field(0.2, gt=0.0, le=10.0, description="PPO clip range")
+    clip_range_vf: float | None = Field(None, gt=0.0, le=1e6, description="value clip range (None: off)")
+    normalize_advantage: bool = True
+    ent_coef: float = Field(0.0, ge=0.0, le=100.0, description="entropy bonus weight")
+    vf_coef: float = Field(0.5, ge=0.0, le=100.0, description="value loss weight")
+    max_grad_norm: float = Field(0.5, gt=0.0, le=1e6, description="gradient clipping norm")
+    target_kl: float | None = Field(None, gt=0.0, le=100.0, description="early stop per update (None: off)")
+    stats_window_size: int = Field(100, ge=1, le=1_000_000, description="episodes averaged in the logs")
+
+    @model_validator(mode="after")
+    def _normalisable(self) -> Hyperparameters:
+        if self.normalize_advantage and self.batch_size < 2:
+            raise ValueError("'batch_size' must be at least 2 when normalize_advantage is on (a std of one sample)")
+        return self
+
+
+class AlgorithmSection(GameConfig):
+    name: Literal["MaskablePPO"] = "MaskablePPO"
+    policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
+    hyperparameters: Hyperparameters = Field(default_factory=Hyperparameters)
+
+    def build(self, env: Any, seed: int, tensorboard_log: str) -> Any:
+        """A fresh MaskablePPO on ``env`` with these values."""
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO(
+            "MlpPolicy", env, policy_kwargs=self.policy_kwargs.to_sb3(), tensorboard_log=tensorboard_log, seed=seed,
+            verbose=0, device="cpu", **self.hyperparameters.model_dump(),
+        )  # fmt: skip
