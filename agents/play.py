@@ -1,0 +1,73 @@
+"""Playing a fixed list of seatings of any contract game through its batched engine: the one evaluation loop.
+
+Why one loop: every benchmark (mixed tables, round robins, tournaments) is "play these G seatings, read each
+game's final rewards". Slots (``agents.slots``) keep the counted games exactly the scheduled ones, whichever end
+first, and every agent acts once per step on all the games where its seat is to move (batched inference).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent
+from agents.slots import GameSlots
+
+__all__ = ["play_games"]
+
+
+def play_games(
+    game: Any, seat_agents: np.ndarray, pool: Sequence[Agent], config: Any = None, seed: int = 0,
+    batch_size: int = 1024,
+) -> dict[str, Any]:  # fmt: skip
+    """Play ``len(seat_agents)`` games of ``game``; ``seat_agents[g, s]`` = index into ``pool`` of game g's seat s.
+
+    Returns ``final_rewards`` (G, P: the engine's final reward per seat), ``truncated`` (G,), ``final_states``
+    (G, S) and ``seconds``.
+    """
+    from envs.common.game_batch import BatchedGame
+
+    seat_agents = np.asarray(seat_agents, dtype=np.int64)
+    if seat_agents.ndim != 2 or seat_agents.size == 0:
+        raise ValueError(f"seat_agents must be a non-empty (games, players) array, got shape {seat_agents.shape}")
+    if seat_agents.min() < 0 or seat_agents.max() >= len(pool):
+        raise ValueError(f"seat_agents holds indices into a pool of {len(pool)} agents, got {seat_agents.max()}")
+    num_games, num_players = seat_agents.shape
+    batch = min(batch_size, num_games)
+    engine = BatchedGame(game, batch, config, seed=seed, copy=False, **_players(game, config, num_players))
+    for i, agent in enumerate(pool):
+        agent.reset(seed=seed + 1000 * (i + 1))
+    obs, masks, info = engine.reset(seed=seed)
+    slots = GameSlots(num_games, batch)
+    final_rewards = np.zeros((num_games, num_players), dtype=np.float64)
+    truncated = np.zeros(num_games, dtype=bool)
+    final_states = np.zeros((num_games, engine.sizes.state), dtype=np.int32)
+    started = time.perf_counter()
+    while not slots.finished:
+        counted = slots.counted()  # spare slots wait instead of playing games nobody counts
+        owners = np.where(counted, slots.seatings(seat_agents)[np.arange(batch), info["to_act"]], -1)
+        actions = np.zeros(batch, dtype=np.int64)
+        for i, agent in enumerate(pool):
+            rows = np.flatnonzero(owners == i)
+            if rows.size:
+                actions[rows] = agent.act_batch(obs[rows], masks[rows])
+        obs, masks, _, _, step_truncated, info = engine.step(actions, counted)
+        for k, slot in enumerate(info["ended"].tolist()):
+            g = slots.end(slot)
+            if g >= 0:
+                final_rewards[g] = info["final_rewards"][k]
+                final_states[g] = info["final_state"][k]
+                truncated[g] = step_truncated[slot]
+    return {"final_rewards": final_rewards, "truncated": truncated, "final_states": final_states,
+            "seconds": time.perf_counter() - started}  # fmt: skip
+
+
+def _players(game: Any, config: Any, num_players: int) -> dict[str, int]:
+    """``num_players`` as a config override unless the config already says so."""
+    given = config.get("num_players") if isinstance(config, dict) else getattr(config, "num_players", None)
+    if given is not None and given != num_players:
+        raise ValueError(f"seat_agents has {num_players} seats but the config says num_players={given}")
+    return {} if given is not None else {"num_players": num_players}

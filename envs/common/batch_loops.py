@@ -1,0 +1,97 @@
+"""The batched engine's loops, written once for every contract game (``envs.common.contract``).
+
+Why: B games stepped per compiled call is where the suite's speed comes from, and the loop around the engine
+(check every action first, apply, record and restart ended games, resolve chance, observe) is the same for
+every game. These functions are ``inline="always"`` and take the engine's functions as arguments; each game
+compiles them in a small module-level ``@njit(cache=True)`` kernel that passes its own engine functions in
+(a closure factory or a cached function taking functions as arguments misses numba's on-disk cache).
+
+``done`` codes are the contract's status: 0 playing, ``TERMINATED``, ``TRUNCATED``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+__all__ = ["act", "chance", "encode", "start"]
+
+
+@njit(inline="always")
+def _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards, observe,
+            init_state):  # fmt: skip
+    """Game ``b`` ended (at an action or a chance event): record rewards, status, every seat's terminal
+    observation and the terminal state, then restart it."""
+    state = states[b]
+    done[b] = status(state)
+    rewards(state, final_rewards[b])
+    for s in range(out_rewards.shape[1]):
+        out_rewards[b, s] += final_rewards[b, s]
+        observe(state, s, final_obs[b, s])
+    final_states[b, :] = state
+    init_state(state, head)
+
+
+@njit(inline="always")
+def start(states, head, init_state, chance_words):
+    """Start every game; return how many are at a chance node."""
+    needy = 0
+    for b in range(states.shape[0]):
+        init_state(states[b], head)
+        needy += chance_words(states[b]) > 0
+    return needy
+
+
+@njit(inline="always")
+def act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, to_act, is_legal,
+        apply_action, status, rewards, observe, init_state, chance_words):  # fmt: skip
+    """One action per game where ``active`` (the others wait), or none at all if any is illegal (then return
+    ``-(b + 1)`` for the first bad game ``b``); else return how many games are now at a chance node."""
+    n = states.shape[0]
+    for b in range(n):
+        if active[b]:
+            seat = to_act(states[b])
+            if seat < 0 or not is_legal(states[b], seat, actions[b]):
+                return -(b + 1)
+    needy = 0
+    for b in range(n):
+        out_rewards[b, :] = 0.0
+        done[b] = 0
+        state = states[b]
+        if active[b]:
+            apply_action(state, to_act(state), actions[b])
+            if status(state) != 0:
+                _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards,
+                        observe, init_state)  # fmt: skip
+        needy += chance_words(state) > 0
+    return needy
+
+
+@njit(inline="always")
+def chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, draw_outcome,
+           apply_outcome, status, rewards, observe, init_state, chance_words):  # fmt: skip
+    """Row j of ``words`` to the j-th game at a chance node; a game that ends there is recorded and restarted
+    (its own next chance comes in the next round). Return how many games are still at a chance node."""
+    j = 0
+    needy = 0
+    for b in range(states.shape[0]):
+        state = states[b]
+        if chance_words(state) == 0:
+            continue
+        draw_outcome(state, words[j], outcome)
+        apply_outcome(state, outcome)
+        j += 1
+        if status(state) != 0:
+            _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards,
+                    observe, init_state)  # fmt: skip
+        needy += chance_words(state) > 0
+    return needy
+
+
+@njit(inline="always")
+def encode(states, obs, masks, seats, to_act, observe, legal_mask):
+    """Every game's seat to move, its observation from that seat, and that seat's legal mask."""
+    for b in range(states.shape[0]):
+        seat = to_act(states[b])
+        seats[b] = seat
+        observe(states[b], seat, obs[b])
+        legal_mask(states[b], seat, masks[b])

@@ -1,0 +1,71 @@
+"""Chance sources for contract games: where a face gets each chance event's outcome.
+
+Why: chance must be injectable (a rulebook example's exact dice, a card order a test sets up) and
+reproducible (a seed fixes every later episode too). A source answers ``outcome(engine, state, out)`` at each
+chance node. The seeded source draws the event's random words and lets the engine's own chance model turn them
+into the outcome, so the batched engine, which draws ``(games, words)`` per round, consumes the same stream as
+one game. A scripted source hands out outcomes fixed in advance; faces check them with ``check_outcome``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["ChanceExhausted", "ChanceSource", "ScriptedChance", "SeededChance", "WORD_HIGH"]
+
+WORD_HIGH = 2**63  # random words are uniform on 0..2**63-1 (non-negative int64)
+
+
+@runtime_checkable
+class ChanceSource(Protocol):
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray) -> np.ndarray:
+        """The pending chance event's outcome vector (written into ``out`` or returned)."""
+        ...
+
+
+class ChanceExhausted(RuntimeError):
+    """A scripted source was asked for more chance events than it holds."""
+
+
+class SeededChance:
+    """Ordinary play: random words from one NumPy generator, turned into outcomes by the engine."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int | None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray) -> np.ndarray:
+        words = self.rng.integers(0, WORD_HIGH, size=int(engine.chance_words(state)), dtype=np.int64)
+        engine.draw_outcome(state, words, out)
+        return out
+
+
+class ScriptedChance:
+    """Outcomes fixed in advance, one per chance event, in order (the engine's outcome vectors)."""
+
+    def __init__(self, outcomes: Iterable[Sequence[int]]) -> None:
+        self._outcomes = [np.asarray(o, dtype=np.int32) for o in outcomes]
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._outcomes) - self._next
+
+    def seed(self, seed: int | None) -> None:
+        """A script ignores seeds: the script is the randomness."""
+
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray) -> np.ndarray:
+        if self._next >= len(self._outcomes):
+            raise ChanceExhausted(f"scripted chance exhausted after {len(self._outcomes)} outcomes")
+        given = self._outcomes[self._next]
+        if given.shape[0] > out.shape[0]:
+            raise ValueError(f"scripted outcome #{self._next} has {given.shape[0]} values; at most {out.shape[0]}")
+        self._next += 1
+        out[:] = 0
+        out[: given.shape[0]] = given
+        return out

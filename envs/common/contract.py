@@ -1,0 +1,148 @@
+"""The game contract: what a rules engine provides, and the spec a game declares itself with.
+
+Why: every face (AEC env, batched engine, seat-vs-opponents env, evaluation, tournaments, self-play, RLlib)
+is written once, over this contract, instead of once per game. A game is its own folder: an engine module
+that implements the names below, a config model, renderers, and one :class:`GameSpec` passed to
+:func:`register_game`.
+
+**Engine module** (numba ``@njit`` functions over one flat ``int32`` state; same names and arity in every game):
+
+- ``sizes(config) -> Sizes`` (plain Python): the state, observation, action and chance-outcome lengths.
+- ``header(config) -> np.ndarray`` (plain Python, int32): every rule knob, which ``init_state`` writes into the
+  state's header, so one compiled engine serves every config.
+- ``init_state(state, header)``: a new game, at its first chance or decision node.
+- ``to_act(state) -> int``: the seat that must decide, or ``CHANCE`` at a chance node, ``NOBODY`` when over.
+- ``legal_mask(state, seat, mask)``, ``is_legal(state, seat, action) -> bool``, ``apply_action(state, seat,
+  action)``: the decision rules (``apply_action`` only ever receives legal actions).
+- ``status(state) -> int``: ``PLAYING``, ``TERMINATED`` or ``TRUNCATED``.
+- ``rewards(state, out)``: each seat's final reward into ``out`` (all 0 while playing).
+- ``observe(state, seat, out)``: the float32 observation from ``seat``'s side.
+
+**Chance** (one mechanism for dice, landings and card decks): at a chance node
+``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event needs;
+``draw_outcome(state, words, outcome)`` turns them into an int32 outcome vector (the engine's chance model:
+faces, touched squares, a card); ``apply_outcome(state, outcome)`` plays it. An injected source supplies
+outcomes directly, checked by ``check_outcome(state, outcome) -> int`` (0: valid, else a game-specific code
+that the spec's ``explain_outcome`` words). Where the outcome set is small, ``enumerate_outcomes(state,
+outcomes, probs) -> int`` writes every outcome with its probability (OpenSpiel's ``chance_outcomes``) and
+returns how many (``-1``: not enumerable), so solvers need no chance code of their own.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+
+from .config import GameConfig
+
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "NOBODY",
+    "PLAYING",
+    "TERMINATED",
+    "TRUNCATED",
+    "GameSpec",
+    "Sizes",
+    "game_spec",
+    "register_game",
+]
+
+# to_act(state) when no seat decides
+CHANCE = -1
+NOBODY = -2
+# status(state)
+PLAYING = 0
+TERMINATED = 1
+TRUNCATED = 2
+
+ENGINE_FUNCTIONS = (
+    "sizes", "header", "init_state", "to_act", "legal_mask", "is_legal", "apply_action", "status", "rewards",
+    "observe", "chance_words", "draw_outcome", "apply_outcome", "check_outcome", "enumerate_outcomes",
+)  # fmt: skip
+
+
+class Sizes(NamedTuple):
+    """Array lengths of one game under one config."""
+
+    num_players: int
+    state: int
+    observation: int
+    actions: int
+    outcome: int  # length of a chance outcome vector
+    words: int  # most random words one chance event needs
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game, declared once; every generic face and tool reads it.
+
+    ``describe_action(config, action)`` and ``explain_illegal(config, state, seat, action)`` give the game's
+    words for its action ids and for why an action is not allowed now; ``explain_outcome(config, code)`` why an
+    injected chance outcome was refused. Renderers take ``(config, state)``. ``agents`` maps agent names
+    (prefixed with the game's id) to ``"module:Class"``.
+    """
+
+    id: str
+    title: str
+    config: type[GameConfig]
+    engine: ModuleType
+    dynamics: Literal["sequential", "simultaneous"] = "sequential"
+    version: int = 0
+    describe_action: Callable[[Any, int], str] = lambda config, action: f"action {action}"
+    explain_illegal: Callable[[Any, np.ndarray, int, int], str] = lambda config, state, seat, action: "not legal now"
+    explain_outcome: Callable[[Any, int], str] = lambda config, code: f"outcome refused (code {code})"
+    render_ansi: Callable[[Any, np.ndarray], str] | None = None
+    render_rgb: Callable[[Any, np.ndarray], np.ndarray] | None = None
+    agents: dict[str, str] = field(default_factory=dict)
+    kernels: str | None = None  # "module" of the game's compiled batched kernels (envs.common.batch_loops)
+    bench_targets: dict[str, float] = field(default_factory=dict)  # "env", "batched": x connect_four_v3 env()
+
+    def __post_init__(self) -> None:
+        missing = [name for name in ENGINE_FUNCTIONS if not callable(getattr(self.engine, name, None))]
+        if missing:
+            raise TypeError(f"game {self.id!r}: engine {self.engine.__name__} lacks {missing} (envs.common.contract)")
+        if not self.id.isidentifier():
+            raise ValueError(f"a game id is a lower-case identifier (it prefixes agent names), got {self.id!r}")
+        wrong = [name for name in self.agents if not name.startswith(f"{self.id}_")]
+        if wrong:
+            raise ValueError(f"game {self.id!r}: agent names carry the game's id as prefix, got {wrong}")
+
+    @property
+    def env_id(self) -> str:
+        """The PettingZoo id, e.g. ``dicearena/pig-v0``."""
+        return f"dicearena/{self.id}-v{self.version}"
+
+    def sizes(self, config: GameConfig) -> Sizes:
+        return self.engine.sizes(config)
+
+    def kernel_module(self) -> ModuleType:
+        if self.kernels is None:
+            raise NotImplementedError(f"game {self.id!r} declares no batched kernels")
+        return importlib.import_module(self.kernels)
+
+
+GAMES: dict[str, GameSpec] = {}
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    """Add ``spec`` to the registry (idempotent for the same spec); the generic faces find it there."""
+    known = GAMES.get(spec.id)
+    if known is not None and known is not spec and known.engine is not spec.engine:
+        raise ValueError(f"another game is already registered as {spec.id!r}")
+    GAMES[spec.id] = spec
+    return spec
+
+
+def game_spec(game: str | GameSpec) -> GameSpec:
+    """The registered spec named ``game`` (or ``game`` itself), or a ValueError listing the games."""
+    if isinstance(game, GameSpec):
+        return game
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; registered games: {', '.join(sorted(GAMES)) or 'none'}")
+    return GAMES[game]

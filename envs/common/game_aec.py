@@ -1,0 +1,243 @@
+"""The PettingZoo AEC face of every contract game, written once.
+
+Why: the AEC bookkeeping, input coercion, illegal-action errors, chance resolution, copying and the checks
+around them are the same for every game; a game supplies only its engine and its words (``GameSpec``).
+
+What users can rely on, in every game: chance never reaches the agents (it is resolved inside ``step`` and
+``reset``); a bad or illegal action is an error naming the action, the rule and the legal ids, and changes
+nothing; so does a chance source that fails or returns a bad outcome; each agent gets its own info dict;
+``copy.deepcopy`` and pickling continue the same game, and ``clone()`` / ``save_state()`` / ``restore_state()``
+serve planners; ``state()`` is the full engine state, for centralised critics.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .chance import ChanceSource, SeededChance
+from .config import validate_config
+from .contract import CHANCE, PLAYING, TRUNCATED, GameSpec, game_spec
+from .table import coerce_action, wrap_classic
+
+__all__ = ["GameAEC", "make_env"]
+
+
+def make_env(game: str | GameSpec, **kwargs: Any) -> AECEnv:
+    """The wrapped env (PettingZoo classic style): an illegal move ends the game with -1 for the mover."""
+    return wrap_classic(GameAEC(game, **kwargs))
+
+
+class GameAEC(AECEnv):
+    """One game of a registered spec; agents ``player_0..``; observations ``{"observation", "action_mask"}``."""
+
+    def __init__(
+        self, game: str | GameSpec, config: Any = None, chance: ChanceSource | None = None,
+        render_mode: str | None = None, **config_overrides: Any,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        self.spec = spec = game_spec(game)
+        if spec.dynamics != "sequential":
+            raise NotImplementedError(f"{spec.title} decides simultaneously: use its Parallel env")
+        self.config = validate_config(spec.config, config, **config_overrides)
+        modes = [m for m, f in (("ansi", spec.render_ansi), ("human", spec.render_ansi), ("rgb_array", spec.render_rgb))
+                 if f is not None]  # fmt: skip
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode {render_mode!r} is not one of None, {modes}")
+        if chance is not None and not callable(getattr(chance, "outcome", None)):
+            raise TypeError(f"chance must have outcome(engine, state, out) (envs.common.chance), got {type(chance)}")
+        self.metadata = {"name": f"{spec.id}_v{spec.version}", "render_modes": modes, "is_parallelizable": False}
+        self.render_mode = render_mode
+        self.chance = chance if chance is not None else SeededChance()
+        self.sizes = sizes = spec.sizes(self.config)
+        self._header = np.asarray(spec.engine.header(self.config), dtype=np.int32)
+        self.possible_agents = [f"player_{i}" for i in range(sizes.num_players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (sizes.observation,), np.float32),
+            "action_mask": spaces.Box(0, 1, (sizes.actions,), np.int8),
+        })  # fmt: skip
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(sizes.actions))
+        self.state_space = spaces.Box(np.iinfo(np.int32).min, np.iinfo(np.int32).max, (sizes.state,), np.int32)
+        self.engine_state = np.zeros(sizes.state, dtype=np.int32)
+        self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
+        self._final = np.zeros(sizes.num_players)
+        self._has_reset = False
+        self.agents: list[str] = []
+        self.agent_selection: str | None = None  # type: ignore[assignment]
+
+    # --- the PettingZoo API
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` reseeds the chance source, so it and every later unseeded reset are reproducible."""
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+                raise TypeError(f"seed must be a non-negative int or None, got {seed!r}")
+            reseed = getattr(self.chance, "seed", None)
+            if callable(reseed):
+                reseed(int(seed))
+        state = self.engine_state.copy()
+        self.spec.engine.init_state(state, self._header)
+        self._resolve_chance(state)
+        self.engine_state = state
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._skip_agent_selection = None
+        self._has_reset = True
+        self._select_and_inform()
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.title}: step() before reset(): call reset() to start a game")
+        if not self.agents:
+            raise RuntimeError(f"{self.spec.title}: the game is over and every agent has stepped out: call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        E, seat = self.spec.engine, self._seat[agent]
+        action = coerce_action(action, self.sizes.actions, self._action_help())
+        if not E.is_legal(self.engine_state, seat, action):
+            raise ValueError(self._illegal_message(agent, seat, action))
+        state = self.engine_state.copy()  # the move and its chance events land here; kept only if all goes well
+        E.apply_action(state, seat, action)
+        self._resolve_chance(state)
+        self.engine_state = state
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        status = E.status(state)
+        if status != PLAYING:
+            E.rewards(state, self._final)
+            for s, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(self._final[s])
+            flags = self.truncations if status == TRUNCATED else self.terminations
+            for a in self.agents:
+                flags[a] = True
+        self._accumulate_rewards()
+        self._select_and_inform()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.title}: observe() before reset(): call reset() first")
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        seat = self._seat[agent]
+        obs = np.zeros(self.sizes.observation, dtype=np.float32)
+        mask = np.zeros(self.sizes.actions, dtype=np.int8)
+        self.spec.engine.observe(self.engine_state, seat, obs)
+        if self.spec.engine.to_act(self.engine_state) == seat:
+            self.spec.engine.legal_mask(self.engine_state, seat, mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.title}: last() before reset(): call reset() first")
+        return super().last(observe)
+
+    def state(self) -> np.ndarray:
+        """The full engine state (every hidden and public slot): a global state for centralised critics."""
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.title}: state() before reset(): call reset() first")
+        return self.engine_state.copy()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the constructor")
+            return None
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.title}: render() before reset(): call reset() first")
+        if self.render_mode == "rgb_array":
+            return self.spec.render_rgb(self.config, self.engine_state)
+        text = self.spec.render_ansi(self.config, self.engine_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: rendering draws off-screen."""
+
+    # --- copies, for planners and workers
+
+    def clone(self) -> GameAEC:
+        """An independent copy continuing the same game (its chance source copied too)."""
+        return copy.deepcopy(self)
+
+    def save_state(self) -> dict[str, Any]:
+        """Everything ``restore_state`` needs to put this env back where it is now (not the chance source)."""
+        keys = ("engine_state", "agents", "rewards", "_cumulative_rewards", "terminations", "truncations",
+                "infos", "agent_selection", "_has_reset")  # fmt: skip
+        return copy.deepcopy({k: getattr(self, k) for k in keys if hasattr(self, k)})
+
+    def restore_state(self, saved: dict[str, Any]) -> None:
+        for key, value in copy.deepcopy(saved).items():
+            setattr(self, key, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        out = self.__dict__.copy()
+        out["spec"] = (self.spec.id, self.spec.engine.__name__)  # functions in a spec do not pickle; its id does
+        return out
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        game, module = saved["spec"]
+        importlib.import_module(module)  # importing a game's engine registers it (spawned workers too)
+        self.__dict__.update(saved)
+        self.spec = game_spec(game)
+
+    # --- internals
+
+    def _resolve_chance(self, state: np.ndarray) -> None:
+        """Chance events until a decision or the end, on ``state`` (a copy: a failing source changes nothing)."""
+        E = self.spec.engine
+        while E.to_act(state) == CHANCE:
+            try:
+                outcome = np.asarray(self.chance.outcome(E, state, self._outcome), dtype=np.int32)
+            except Exception as exc:
+                raise RuntimeError(f"{self.spec.title}: the chance source failed ({type(exc).__name__}: {exc}); "
+                                   "the game is unchanged") from exc  # fmt: skip
+            if outcome.shape != self._outcome.shape:
+                raise ValueError(f"{self.spec.title}: a chance outcome has {self._outcome.shape[0]} values, got "
+                                 f"{outcome.shape}; the game is unchanged")  # fmt: skip
+            code = E.check_outcome(state, outcome)
+            if code != 0:
+                why = self.spec.explain_outcome(self.config, int(code))
+                raise ValueError(f"{self.spec.title}: chance outcome {outcome.tolist()} refused: {why}; the game is "
+                                 "unchanged")  # fmt: skip
+            E.apply_outcome(state, outcome)
+
+    def _select_and_inform(self) -> None:
+        """The seat to move is selected (at the end the mover stays selected, then agents step out); every agent
+        gets its own info dict."""
+        seat = int(self.spec.engine.to_act(self.engine_state))
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        self.infos = {a: {"to_act": seat} for a in self.agents}
+
+    def _action_help(self) -> str:
+        return f"{self.spec.title} actions are 0..{self.sizes.actions - 1}"
+
+    def _illegal_message(self, agent: str, seat: int, action: int) -> str:
+        mask = np.zeros(self.sizes.actions, dtype=np.int8)
+        self.spec.engine.legal_mask(self.engine_state, seat, mask)
+        words = self.spec.describe_action(self.config, action)
+        why = self.spec.explain_illegal(self.config, self.engine_state, seat, action)
+        legal = np.flatnonzero(mask).tolist()
+        return f"illegal action {action} ({words}) for {agent}: {why}. Legal action ids: {legal}"

@@ -1,0 +1,184 @@
+"""The batched engine of every contract game: B games per compiled call, seeded, auto-reset.
+
+Why: one class, one constructor, one ``step`` signature and info keys that mean the same in every game, so
+evaluation, self-play and tournaments are written once. The loops are ``envs.common.batch_loops``, compiled per
+game by the kernels its spec names.
+
+Chance stream: one NumPy generator; each chance round draws ``(n, words)`` random words for the ``n`` games at a
+chance node, in game order. With B = 1 that is exactly ``SeededChance``'s stream, so a 1-game batch replays the
+AEC env with the same seed and actions.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from .batching import check_num_envs, read_only
+from .chance import WORD_HIGH
+from .config import validate_config
+from .contract import TERMINATED, TRUNCATED, GameSpec, game_spec
+
+__all__ = ["BatchedGame"]
+
+
+class BatchedGame:
+    """B games of one registered game, each observed from its seat to move; ended games restart at once.
+
+    ``reset(seed)`` -> ``(obs (B, D) float32, masks (B, A) int8, info)``; ``step(actions (B,), active=None)`` ->
+    ``(obs, masks, rewards (B, P) float32 per seat, terminated (B,), truncated (B,), info)``. Every info has
+    ``to_act`` (B,): the seat each game waits for. For games that ended this step: ``ended`` (their indices),
+    ``final_rewards`` (k, P), ``final_observation`` (k, P, D, from every seat) and ``final_state`` (k, S); the
+    returned observations are already those of the restarted games. ``copy=False`` returns the internal buffers.
+    """
+
+    def __init__(
+        self, game: str | GameSpec, num_envs: int, config: Any = None, seed: int | None = None, copy: bool = True,
+        **config_overrides: Any,
+    ) -> None:  # fmt: skip
+        self.spec = spec = game_spec(game)
+        if spec.dynamics != "sequential":
+            raise NotImplementedError(f"{spec.title}: the generic batched engine steps sequential games only")
+        self.config = validate_config(spec.config, config, **config_overrides)
+        self.num_envs = n = check_num_envs(num_envs)
+        self._kernels = spec.kernel_module()
+        self.sizes = sizes = spec.sizes(self.config)
+        self.num_players, self.observation_size, self.num_actions = sizes.num_players, sizes.observation, sizes.actions
+        self._header = np.ascontiguousarray(spec.engine.header(self.config), dtype=np.int32)
+        self._rng: Any = np.random.default_rng(seed)
+        self._states = np.zeros((n, sizes.state), dtype=np.int32)
+        self._obs = np.zeros((n, sizes.observation), dtype=np.float32)
+        self._masks = np.zeros((n, sizes.actions), dtype=np.int8)
+        self._rewards = np.zeros((n, sizes.num_players), dtype=np.float32)
+        self._done = np.zeros(n, dtype=np.int8)
+        self._final_rewards = np.zeros((n, sizes.num_players), dtype=np.float64)
+        self._seats = np.zeros(n, dtype=np.int64)
+        self._final_obs = np.zeros((n, sizes.num_players, sizes.observation), dtype=np.float32)
+        self._final_states = np.zeros((n, sizes.state), dtype=np.int32)
+        self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
+        self._all = np.ones(n, dtype=np.bool_)
+        self.copy = copy
+        self._started = False
+
+    @property
+    def rng(self) -> Any:
+        """The chance stream: anything with ``integers(low, high, size, dtype)`` (a NumPy Generator by default)."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, source: Any) -> None:
+        if not callable(getattr(source, "integers", None)):
+            raise TypeError(f"rng must have an integers(low, high, size, dtype) method, got {type(source).__name__}")
+        self._rng = source
+
+    @property
+    def states(self) -> np.ndarray:
+        """The engine states (B, S), a read-only view (planning agents read them; only ``step`` changes them)."""
+        return read_only(self._states)
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+        """Start all B games; ``seed`` reseeds the chance stream (later restarts continue it)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._done[:] = 0
+        self._rewards[:] = 0.0
+        self._roll(self._kernels.batch_start(self._states, self._header))
+        self._done[:] = 0
+        self._rewards[:] = 0.0
+        self._started = True
+        return self._out(self._obs), self._out(self._masks), {"to_act": self._to_act()}
+
+    def step(
+        self, actions: Any, active: Any = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One decision in every game, or only where ``active`` (bool (B,); the others wait, their actions
+        ignored). A bad or illegal action anywhere changes nothing and raises, naming the game."""
+        if not self._started:
+            raise RuntimeError(f"{self.spec.title} batched engine: call reset() before step()")
+        actions = self._check_actions(actions)
+        active = self._all if active is None else self._check_active(active)
+        needy = self._kernels.batch_act(self._states, actions, active, self._header, self._rewards, self._done,
+                                        self._final_rewards, self._final_obs, self._final_states)  # fmt: skip
+        if needy < 0:
+            self._raise_illegal(-needy - 1, int(actions[-needy - 1]))
+        self._roll(needy)
+        ended = np.flatnonzero(self._done)
+        info = {
+            "to_act": self._to_act(),
+            "ended": ended,
+            "final_rewards": self._final_rewards[ended].astype(np.float32),
+            "final_observation": self._final_obs[ended],
+            "final_state": self._final_states[ended],
+        }
+        return (self._out(self._obs), self._out(self._masks), self._out(self._rewards), self._done == TERMINATED,
+                self._done == TRUNCATED, info)  # fmt: skip
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything ``step`` changes, so a caller can undo a step that failed half-way (``restore``)."""
+        keys = ("_states", "_obs", "_masks", "_rewards", "_done", "_final_rewards", "_final_obs", "_final_states",
+                "_seats")  # fmt: skip
+        saved: dict[str, Any] = {k: getattr(self, k).copy() for k in keys}
+        saved["rng"] = copy.deepcopy(self._rng)
+        return saved
+
+    def restore(self, saved: dict[str, Any]) -> None:
+        for key, value in saved.items():
+            if key == "rng":
+                self._rng = copy.deepcopy(value)
+            else:
+                getattr(self, key)[...] = value
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
+
+    def legal_actions(self, game: int) -> list[int]:
+        return np.flatnonzero(self._masks[game]).tolist()
+
+    # --- internals
+
+    def to_act_now(self) -> np.ndarray:
+        """(B,): the seat each game waits for."""
+        return self._seats.copy()
+
+    def _to_act(self) -> np.ndarray:
+        return self._seats.copy()
+
+    def _roll(self, needy: int) -> None:
+        """Chance rounds until every game waits for a decision, then observe them all."""
+        words = max(1, self.sizes.words)
+        while needy:
+            draws = self._rng.integers(0, WORD_HIGH, size=(needy, words), dtype=np.int64)
+            needy = self._kernels.batch_chance(
+                self._states, draws, self._outcome, self._header, self._rewards, self._done, self._final_rewards,
+                self._final_obs, self._final_states,
+            )  # fmt: skip
+        self._kernels.batch_encode(self._states, self._obs, self._masks, self._seats)
+
+    def _check_actions(self, actions: Any) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape == (self.num_envs, 1):
+            a = a[:, 0]
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"{self.spec.title} batched engine: actions must have shape ({self.num_envs},), one per "
+                             f"game, got {a.shape}")  # fmt: skip
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{self.spec.title} batched engine: actions must be integers in 0..{self.num_actions - 1}, "
+                            f"got dtype {a.dtype}")  # fmt: skip
+        return np.ascontiguousarray(a, dtype=np.int64)
+
+    def _check_active(self, active: Any) -> np.ndarray:
+        a = np.asarray(active)
+        if a.shape != (self.num_envs,) or a.dtype != np.bool_:
+            raise ValueError(f"{self.spec.title} batched engine: active must be a bool array of shape "
+                             f"({self.num_envs},), got {a.dtype} {a.shape}")  # fmt: skip
+        return np.ascontiguousarray(a)
+
+    def _raise_illegal(self, b: int, action: int) -> None:
+        state = self._states[b]
+        seat = int(self.spec.engine.to_act(state))
+        why = self.spec.explain_illegal(self.config, state, seat, action) if 0 <= action < self.num_actions else (
+            f"actions are 0..{self.num_actions - 1}")  # fmt: skip
+        raise ValueError(f"{self.spec.title} game {b}, player_{seat}: action {action} is illegal ({why}); legal "
+                         f"actions: {self.legal_actions(b)}")  # fmt: skip

@@ -1,0 +1,205 @@
+"""One learning seat against fixed opponents, for every contract game: the vectorised core and its Gymnasium env.
+
+Why: "can a policy trained at one seat beat these players?" is the question researchers ask of a full game.
+The N games live in one ``BatchedGame``; the opponents' moves are made inside ``step``, one ``act_batch`` call
+per opponent seat for all games waiting for it, so the learner sees only its own decisions. A step either
+completes or changes nothing: an opponent that raises or returns a wrong, float or illegal move undoes the
+whole step (the learner's move included) and is named in the error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .contract import GameSpec
+from .game_batch import BatchedGame
+from .seating import seat_opponents
+
+__all__ = ["SeatCore", "SeatEnv"]
+
+
+class SeatCore:
+    """N games with the learner at ``learner_seat``; after ``reset`` and every ``step`` each game waits for it.
+
+    ``step(actions (N,))`` -> ``(obs (N, D), masks (N, A), rewards (N,), dones (N,), infos)``: a step's reward is
+    the learner's from its move and the opponents' moves that follow, up to the game's end. An ended game's info
+    has ``terminal_observation`` (the learner's), ``final_rewards`` (every seat), ``won`` (a final reward > 0)
+    and ``episode`` (``r``, ``l``); the game has restarted and waits for the learner again.
+    """
+
+    def __init__(
+        self, game: str | GameSpec, num_envs: int, opponents: Any, config: Any = None, learner_seat: int = 0,
+        seed: int | None = None, **config_overrides: Any,
+    ) -> None:  # fmt: skip
+        self.batch = BatchedGame(game, num_envs, config, seed, copy=False, **config_overrides)
+        self.spec, self.config, self.num_envs = self.batch.spec, self.batch.config, self.batch.num_envs
+        self.opponents = seat_opponents(opponents, self.batch.num_players, learner_seat)
+        self.learner_seat = int(learner_seat)
+        self._obs = self._masks = None
+        self._carry = np.zeros(self.num_envs)  # rewards of an episode earned before the learner's first decision
+        self._returns = np.zeros(self.num_envs)
+        self._lengths = np.zeros(self.num_envs, dtype=np.int64)
+
+    @property
+    def started(self) -> bool:
+        return self._obs is not None
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Start all N games and play the opponents up to each learner decision (``seed`` reseeds them too)."""
+        if seed is not None:
+            for k, policy in enumerate({id(p): p for p in self.opponents.values()}.values()):
+                if callable(getattr(policy, "reset", None)):
+                    policy.reset(seed + 1 + k)
+        self._obs, self._masks, info = self.batch.reset(seed)
+        self._carry[:] = self._returns[:] = self._lengths[:] = 0
+        rewards, done = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
+        self._advance(info, rewards, done, [{} for _ in range(self.num_envs)])
+        self._carry += rewards
+        return self._obs, self._masks
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if not self.started:
+            raise RuntimeError(f"{self.spec.title} seat env: step() before reset(): call reset() first")
+        actions = self._check(np.asarray(actions), self._masks, "the learner")
+        saved = self.batch.snapshot(), self._carry.copy(), self._returns.copy(), self._lengths.copy()
+        try:
+            return self._step(actions)
+        except BaseException:
+            self.batch.restore(saved[0])
+            self._carry[:], self._returns[:], self._lengths[:] = saved[1:]
+            self._obs, self._masks = self.batch._obs, self.batch._masks
+            raise
+
+    def _step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict]]:
+        rewards, self._carry = self._carry.copy(), np.zeros(self.num_envs)
+        done = np.zeros(self.num_envs, dtype=bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._lengths += 1
+        step = self.batch.step(actions)
+        self._obs, self._masks = step[0], step[1]
+        self._collect(step, np.ones(self.num_envs, dtype=bool), rewards, done, infos)
+        self._advance(step[5], rewards, done, infos)
+        return self._obs, self._masks, rewards, done, infos
+
+    def _advance(self, info: dict[str, Any], rewards: np.ndarray, done: np.ndarray, infos: list[dict]) -> None:
+        """Opponents' moves until every game waits for the learner."""
+        while True:
+            to_act = info["to_act"]
+            waiting = to_act != self.learner_seat
+            if not waiting.any():
+                return
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            for seat, policy in self.opponents.items():
+                rows = np.flatnonzero(to_act == seat)
+                if rows.size:
+                    who = f"the opponent at seat {seat} ({type(policy).__name__})"
+                    try:
+                        chosen = policy.act_batch(self._obs[rows].copy(), self._masks[rows].copy())
+                    except Exception as exc:
+                        raise RuntimeError(f"{who} failed: {type(exc).__name__}: {exc}; the step was undone") from exc
+                    actions[rows] = self._check(np.asarray(chosen), self._masks[rows], who)
+            step = self.batch.step(actions, waiting)
+            self._obs, self._masks, info = step[0], step[1], step[5]
+            self._collect(step, waiting, rewards, done, infos)
+
+    def _collect(self, step: tuple, moved: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list) -> None:
+        """The learner's rewards of ``moved`` games: to this step while its episode is open, else (a game restarted
+        earlier in this step) carried to the next; then close the episodes that ended."""
+        seat_rewards = step[2][:, self.learner_seat].astype(np.float64)
+        info = step[5]
+        ended = info["ended"]
+        if done[ended].any():
+            raise RuntimeError(f"{self.spec.title} seat env: a game ended again before the learner's first decision "
+                               f"(max_turns below the number of players?)")  # fmt: skip
+        open_games, next_episode = moved & ~done, moved & done
+        rewards[open_games] += seat_rewards[open_games]
+        self._carry[next_episode] += seat_rewards[next_episode]
+        self._returns[moved] += seat_rewards[moved]
+        for k, b in enumerate(ended):
+            final = info["final_rewards"][k]
+            infos[b] = {
+                "terminal_observation": info["final_observation"][k, self.learner_seat].copy(),
+                "final_rewards": final.copy(),
+                "won": bool(final[self.learner_seat] > 0),
+                "truncated": bool(step[4][b]),
+                "episode": {"r": float(self._returns[b]), "l": int(self._lengths[b])},
+            }
+            self._returns[b] = 0.0
+            self._lengths[b] = 0
+        done[ended] = True
+
+    def _check(self, actions: np.ndarray, masks: np.ndarray, who: str) -> np.ndarray:
+        """Integer moves, one per game, each legal; else a ValueError naming ``who`` (nothing has changed)."""
+        k = masks.shape[0]
+        if actions.shape == (k, 1):
+            actions = actions[:, 0]
+        if actions.shape != (k,) or actions.dtype.kind not in "iu":
+            raise ValueError(f"{self.spec.title} seat env: {who} must give {k} integer actions, got "
+                             f"{actions.dtype} of shape {actions.shape}")  # fmt: skip
+        inside = (actions >= 0) & (actions < masks.shape[1])
+        legal = inside & (masks[np.arange(k), np.where(inside, actions, 0)] != 0)
+        if not legal.all():
+            j = int(np.flatnonzero(~legal)[0])
+            raise ValueError(f"{self.spec.title} seat env: {who} played the illegal action {int(actions[j])} in "
+                             f"game {j}; legal actions: {np.flatnonzero(masks[j]).tolist()}")  # fmt: skip
+        return actions.astype(np.int64)
+
+
+class SeatEnv(gymnasium.Env):
+    """One game at one seat as a Gymnasium env, with ``info["action_mask"]`` and ``action_masks()``.
+
+    Accepts what a user's code hands it: a Python or NumPy integer, or the 0-d / (1,) array ``model.predict``
+    returns. ``reset(seed)`` starts a new game (the seed makes it and every later game reproducible); ``reset()``
+    without a seed continues the chance stream; ``step`` after the end raises until the next ``reset``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, game: str | GameSpec, opponents: Any = None, config: Any = None, learner_seat: int = 0,
+                 **config_overrides: Any) -> None:  # fmt: skip
+        self.core = SeatCore(game, 1, opponents, config, learner_seat, **config_overrides)
+        sizes = self.core.batch.sizes
+        self.observation_space = spaces.Box(-np.inf, np.inf, (sizes.observation,), np.float32)
+        self.action_space = spaces.Discrete(sizes.actions)
+        self._over = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        obs, masks = self.core.reset(seed)
+        self._over = False
+        return obs[0].copy(), {"action_mask": masks[0].copy()}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        name = f"{self.core.spec.title} seat env"
+        if not self.core.started:
+            raise RuntimeError(f"{name}: step() before reset(): call reset() to start a game")
+        if self._over:
+            raise RuntimeError(f"{name}: the game is over: call reset() for a new one")
+        if isinstance(action, int) and not isinstance(action, bool) and not 0 <= action < self.action_space.n:
+            raise ValueError(f"{name}: action {action} is out of range 0..{self.action_space.n - 1}")
+        value = np.asarray(action)
+        if value.shape not in ((), (1,)) or value.dtype.kind not in "iu" or isinstance(action, bool | np.bool_):
+            raise TypeError(f"{name}: action must be an int 0..{self.action_space.n - 1} (or a 0-d or (1,) integer "
+                            f"array, as model.predict returns), got {action!r}")  # fmt: skip
+        if not 0 <= int(value.reshape(())) < self.action_space.n:
+            raise ValueError(f"{name}: action {int(value.reshape(()))} is out of range 0..{self.action_space.n - 1}")
+        obs, masks, rewards, dones, infos = self.core.step(value.reshape(1).astype(np.int64))
+        info = dict(infos[0])
+        if dones[0]:
+            self._over = True
+            final = info.pop("terminal_observation")
+            truncated = info.pop("truncated")
+            info.pop("episode")
+            info["action_mask"] = np.zeros(self.action_space.n, dtype=np.int8)
+            return final, float(rewards[0]), not truncated, truncated, info
+        info["action_mask"] = masks[0].copy()
+        return obs[0].copy(), float(rewards[0]), False, False, info
+
+    def action_masks(self) -> np.ndarray:
+        if self._over:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return self.core._masks[0] != 0

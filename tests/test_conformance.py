@@ -1,0 +1,324 @@
+"""The conformance suite: every registered contract game passes the same checks, with no per-game copy.
+
+Games register themselves by being imported (``envs.common.contract.register_game``); ``tests/pig_game.py`` is a
+whole game defined inside the test suite, the proof that a game needs its own file and nothing else.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import tests.pig_game  # noqa: F401  (registers "pig")
+from agents.random_agent import sample_masked
+from envs.common.chance import ScriptedChance, SeededChance
+from envs.common.contract import GAMES, NOBODY
+from envs.common.game_aec import GameAEC, make_env
+from envs.common.game_batch import BatchedGame
+from envs.common.game_seat import SeatCore, SeatEnv
+
+GAME_IDS = sorted(GAMES)
+
+
+def random_episode(env: GameAEC, rng: np.random.Generator, seed: int | None) -> list[tuple]:
+    """One game with random legal moves: every (agent, observation, mask, reward, done) along the way."""
+    env.reset(seed=seed)
+    trace = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        trace.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, terminated, truncated))
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(sample_masked(obs["action_mask"][None], rng)[0]))
+    return trace
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_pettingzoo_api_seed_and_render_tests(game: str) -> None:
+    api_test(make_env(game), num_cycles=300)
+    seed_test(lambda render_mode=None: make_env(game, render_mode=render_mode), num_cycles=300)
+    render_test(lambda render_mode=None: make_env(game, render_mode=render_mode))
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_seed_fixes_twenty_episodes_and_unseeded_resets_continue_the_stream(game: str) -> None:
+    runs = []
+    for _ in range(2):
+        env, rng = GameAEC(game), np.random.default_rng(1)
+        runs.append([random_episode(env, rng, 7 if k == 0 else None) for k in range(20)])
+    assert runs[0] == runs[1]
+    assert runs[0][0] != runs[0][1]  # later episodes are new games, not replays
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_batched_engine_at_b_1_replays_the_aec_game(game: str) -> None:
+    env, batch = GameAEC(game), BatchedGame(game, 1, seed=5)
+    env.reset(seed=5)
+    obs, masks, info = batch.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    while ended < 20:
+        agent = env.agent_selection
+        o = env.observe(agent)
+        assert info["to_act"][0] == env.possible_agents.index(agent)
+        np.testing.assert_array_equal(o["observation"], obs[0])
+        np.testing.assert_array_equal(o["action_mask"], masks[0])
+        action = int(sample_masked(masks, rng)[0])
+        env.step(action)
+        obs, masks, rewards, terminated, truncated, info = batch.step(np.array([action]))
+        assert [env.rewards[a] for a in env.possible_agents] == rewards[0].tolist()
+        done = any(env.terminations.values()) or any(env.truncations.values())
+        assert done == bool(terminated[0] or truncated[0])
+        if done:
+            ended += 1
+            np.testing.assert_array_equal(info["final_state"][0], env.state())
+            env.reset()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_masks_are_never_empty_for_the_player_to_act_and_every_game_ends(game: str) -> None:
+    batch = BatchedGame(game, 512, seed=3, max_turns=10)
+    obs, masks, info = batch.reset()
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(2000):
+        assert (info["to_act"] >= 0).all() and masks.any(axis=1).all()
+        obs, masks, rewards, terminated, truncated, info = batch.step(sample_masked(masks, rng))
+        ended += info["ended"].size
+        np.testing.assert_array_equal(terminated | truncated, np.isin(np.arange(512), info["ended"]))
+    assert ended > 2000
+
+
+def _snapshot(env: GameAEC) -> tuple:
+    saved = env.save_state()
+    return (saved["engine_state"].tobytes(), repr({k: v for k, v in saved.items() if k != "engine_state"}))
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_bad_input_is_a_clear_error_that_changes_nothing(game: str) -> None:
+    fresh = GameAEC(game)
+    for call, words in ((lambda: fresh.step(0), "before reset"), (lambda: fresh.observe("player_0"), "before reset"),
+                        (lambda: fresh.last(), "before reset"), (lambda: fresh.state(), "before reset")):  # fmt: skip
+        with pytest.raises(RuntimeError, match=words):
+            call()
+    env = GameAEC(game)
+    env.reset(seed=0)
+    before = _snapshot(env)
+    n = env.sizes.actions
+    for bad, error, words in [(1.0, TypeError, "must be an int"), ("0", TypeError, "must be an int"),
+                              (True, TypeError, "bool"), (np.array([0, 1]), TypeError, "shape"),
+                              (n, ValueError, "out of range"), (-1, ValueError, "out of range")]:  # fmt: skip
+        with pytest.raises(error, match=words):
+            env.step(bad)
+        assert _snapshot(env) == before
+    mask = env.observe(env.agent_selection)["action_mask"]
+    if (mask == 0).any():
+        illegal = int(np.flatnonzero(mask == 0)[0])
+        with pytest.raises(ValueError, match=rf"illegal action {illegal} .*Legal action ids"):
+            env.step(illegal)
+        assert _snapshot(env) == before
+    with pytest.raises(TypeError, match="seed"):
+        env.reset(seed=-1)
+    with pytest.raises(ValueError, match="render_mode"):
+        GameAEC(game, render_mode="wrong")
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_failing_or_lying_chance_source_changes_nothing(game: str) -> None:
+    class Broken(SeededChance):
+        fail = False
+
+        def outcome(self, engine, state, out):
+            if self.fail:
+                raise OSError("the dice fell off the table")
+            return super().outcome(engine, state, out)
+
+    source = Broken(0)
+    env = GameAEC(game, chance=source)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # until a move leads into a chance event
+        before = _snapshot(env)
+        mask = env.observe(env.agent_selection)["action_mask"]
+        action = int(sample_masked(mask[None], rng)[0])
+        probe = env.clone()
+        probe.chance.fail = True
+        try:
+            probe.step(action)
+        except RuntimeError as exc:
+            assert "chance source failed" in str(exc) and "unchanged" in str(exc)
+            assert _snapshot(probe) == before
+            break
+        env.step(action)
+        if not env.agents or any(env.terminations.values()) or any(env.truncations.values()):
+            env.reset()
+    else:
+        pytest.fail("no move led into a chance event")
+    bad = np.full(env.sizes.outcome, 10**6, dtype=np.int32)
+    lying = GameAEC(game, chance=ScriptedChance([bad] * 10))
+    with pytest.raises(ValueError, match="refused"):
+        lying.reset(seed=0)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_infos_are_per_agent_and_the_end_is_consistent(game: str) -> None:
+    env = GameAEC(game)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    while not (any(env.terminations.values()) or any(env.truncations.values())):
+        infos = list(env.infos.values())
+        assert len({id(i) for i in infos}) == len(infos)  # not one shared dict
+        env.step(int(sample_masked(env.observe(env.agent_selection)["action_mask"][None], rng)[0]))
+    for agent in env.agents:
+        assert env.infos[agent]["to_act"] == NOBODY
+        assert not env.observe(agent)["action_mask"].any()  # nobody acts after the end
+    assert env.state().shape == env.state_space.shape
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_copies_continue_the_same_game(game: str) -> None:
+    env = GameAEC(game)
+    env.reset(seed=4)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    for copied in (copy.deepcopy(env), pickle.loads(pickle.dumps(env)), env.clone()):
+        np.testing.assert_array_equal(copied.state(), env.state())
+        assert copied.last()[0]["observation"].tobytes() == env.last()[0]["observation"].tobytes()
+        rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+        assert random_episode_from_here(copied, rng_a) == random_episode_from_here(env.clone(), rng_b)
+    saved = env.save_state()
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    env.restore_state(saved)
+    np.testing.assert_array_equal(env.state(), saved["engine_state"])
+
+
+def random_episode_from_here(env: GameAEC, rng: np.random.Generator) -> list[bytes]:
+    trace = []
+    for _ in env.agent_iter(max_iter=200):
+        obs, _, terminated, truncated, _ = env.last()
+        trace.append(obs["observation"].tobytes())
+        env.step(None if terminated or truncated else int(sample_masked(obs["action_mask"][None], rng)[0]))
+    return trace
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_batched_engine_checks_every_array_it_is_given(game: str) -> None:
+    batch = BatchedGame(game, 8, seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        batch.step(np.zeros(8, dtype=np.int64))
+    obs, masks, _ = batch.reset()
+    before = batch.states.copy()
+    legal = masks.argmax(axis=1)
+    for actions, active, error, words in [
+        (legal[:7], None, ValueError, "shape"), (legal.astype(float), None, TypeError, "integers"),
+        (legal, np.ones(7, dtype=bool), ValueError, "active"), (legal, np.ones(8, dtype=int), ValueError, "active"),
+    ]:  # fmt: skip
+        with pytest.raises(error, match=words):
+            batch.step(actions, active)
+        np.testing.assert_array_equal(batch.states, before)
+    if (masks[0] == 0).any():
+        bad = legal.copy()
+        bad[3] = int(np.flatnonzero(masks[3] == 0)[0])
+        with pytest.raises(ValueError, match="game 3"):
+            batch.step(bad)
+        np.testing.assert_array_equal(batch.states, before)
+    with pytest.raises(ValueError, match="read-only"):
+        batch.states[0, 0] = 1
+
+
+class _Scripted:
+    """An opponent that plays its first legal move, or misbehaves on request."""
+
+    def __init__(self, misbehave: str | None = None) -> None:
+        self.misbehave = misbehave
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> Any:
+        first = masks.argmax(axis=1)
+        if self.misbehave == "raise":
+            raise KeyError("lost my notes")
+        if self.misbehave == "none":
+            return None
+        if self.misbehave == "short":
+            return first[:-1]
+        if self.misbehave == "float":
+            return first.astype(float)
+        if self.misbehave == "illegal":
+            return np.where(masks[np.arange(len(first)), 0] == 0, 0, masks.shape[1] + 5)
+        return first
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_seat_env_game_checks_out_with_gymnasium(game: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = SeatEnv(game, opponents=_Scripted())
+    check_env(env, skip_render_check=True)
+    obs, info = env.reset(seed=0)
+    for action in (np.int64(info["action_mask"].argmax()), np.array(info["action_mask"].argmax()),
+                   np.array([info["action_mask"].argmax()])):  # fmt: skip  (what model.predict returns)
+        obs, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            obs, info = env.reset()
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(2**70)
+    with pytest.raises(TypeError, match="int"):
+        env.step(1.0)
+
+
+@pytest.mark.parametrize("misbehave", ["raise", "none", "short", "float", "illegal"])
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_misbehaving_opponent_undoes_the_whole_step(game: str, misbehave: str) -> None:
+    opponent = _Scripted()
+    core = SeatCore(game, 16, opponent, seed=1)
+    obs, masks = core.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(30):  # until a learner move hands the turn to the opponent in some game
+        actions = sample_masked(masks, rng)
+        before = core.batch.states.copy()
+        opponent.misbehave = misbehave
+        try:
+            core.step(actions)
+        except (RuntimeError, ValueError) as exc:
+            assert "opponent at seat 1" in str(exc)
+            np.testing.assert_array_equal(core.batch.states, before)  # the learner's move was undone too
+            assert (core.batch.to_act_now() == core.learner_seat).all()
+            break
+        finally:
+            opponent.misbehave = None
+        obs, masks = core._obs, core._masks
+    else:
+        pytest.fail("the opponent never had to move")
+    obs, masks, rewards, dones, infos = core.step(masks.argmax(axis=1))  # the env goes on, the learner still moves
+    assert masks.any(axis=1).all()
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_evaluation_loop_counts_exactly_the_scheduled_games(game: str) -> None:
+    from agents import RandomAgent
+    from agents.play import play_games
+
+    seatings = np.array([[0, 1], [1, 0]] * 150)
+    pool = [RandomAgent(), RandomAgent()]
+    small = play_games(game, seatings, pool, seed=3, batch_size=64)
+    assert small["final_rewards"].shape == (300, 2) and np.isin(small["final_rewards"], (-1.0, 0.0, 1.0)).all()
+    decided = ~small["truncated"]
+    assert (small["final_rewards"][decided].sum(axis=1) == 0).all()  # one winner, one loser
+    assert (small["final_rewards"][small["truncated"]] == 0).all()
+    big = play_games(game, seatings, pool, seed=3, batch_size=300)
+    np.testing.assert_array_equal(big["final_states"].shape, small["final_states"].shape)
+
+
+def test_a_heuristic_beats_random_at_pig_through_the_generic_loop() -> None:
+    from agents import RandomAgent
+    from agents.play import play_games
+    from tests.pig_game import HoldAt
+
+    seatings = np.array([[0, 1], [1, 0]] * 500)
+    result = play_games("pig", seatings, [HoldAt(), RandomAgent(seed=0)], seed=0)
+    wins = (result["final_rewards"] > 0)[seatings == 0].mean()
+    assert wins > 0.65  # random vs random: 0.5
