@@ -5,7 +5,7 @@ Usage: ``python bench/bench_yay.py [--seconds 3] [--batch 4096] [--cpu N | --no-
 A "step" is one decision played (one game advanced by one action, the throws in between included); random
 legal actions throughout, observations and masks produced every step. Target: ``yay_v0.env()`` >= 1x
 connect_four's steps/s. The batched engine's ratio is reported without a target: no issue has set one, and at
-394 floats per observation (four times Extra!'s) writing the observations of B = 4096 games is most of a step.
+396 floats per observation (four times Extra!'s) writing the observations of B = 4096 games is most of a step.
 Pinned to one core by default.
 """
 

@@ -173,4 +173,4 @@ def test_smaller_sheets_have_matching_spaces() -> None:
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     assert env.action_space("player_0").n == 3 * 20 + 1 == obs["action_mask"].shape[0]
-    assert obs["observation"].shape == (20 * (4 + 3) + 8 + 3,)
+    assert obs["observation"].shape == (20 * (4 + 3) + 8 + 2 * 3,)

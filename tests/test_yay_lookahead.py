@@ -277,7 +277,7 @@ def test_registry_seeding_and_bad_input() -> None:
     with pytest.raises(ValueError, match="mask is empty"):
         AGENT.act(eight["observation"], np.zeros(193, dtype=np.int8))
     with pytest.raises(ValueError, match=r"'die_size' 2.0 does not fit a 3x3 sheet"):
-        YayLookaheadAgent(die_size=2.0).act_batch(np.zeros((1, 3 * 3 * 6 + 10)), np.ones((1, 28)))
+        YayLookaheadAgent(die_size=2.0).act_batch(np.zeros((1, E.observation_size(2, 3, 3))), np.ones((1, 28)))
     bad = [
         ({"rows": 2, "cols": 8}, "'rows' must be an integer 3..12"),
         ({"rows": 5}, "give both 'rows' and 'cols'"),

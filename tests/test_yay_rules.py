@@ -268,6 +268,43 @@ def test_a_throw_touching_only_filled_squares_passes_the_turn() -> None:
     assert state[E.TOTAL] == 6 and state[E.FIRST_DONE + 1] == 1  # a first turn passed by rule 5 still counts
 
 
+def _passed_flags(env: raw_env, agent: str) -> list[float]:
+    """The observation's rule-5 slots of ``agent``: per relative seat, its last turn passed by rule 5."""
+    n = env.config.num_players
+    return env.observe(agent)["observation"][-n:].tolist()
+
+
+def test_a_turn_passed_by_rule_5_shows_in_the_losers_info_and_observation() -> None:
+    """The pass changes nothing else a player sees, so the flag is the only trace; it lasts until that player's next
+    turn ends, and everyone sees whose turn passed."""
+    throws = [([3, 3, 3], (3, 3)), ([6, 6, 6], (3, 3)), ([2, 2, 2], (1, 4)), ([4, 4, 4], (5, 1)), ([1, 1, 1], (2, 5))]
+    env = game(*(throw(faces, at) for faces, at in throws))
+    block(env, (0, 0), (0, 1), (1, 0), (1, 1), (6, 6), (6, 7), (7, 6), (7, 7), (3, 4), (4, 3), (4, 4))
+    assert not env.infos["player_1"]["turn_passed"] and _passed_flags(env, "player_1") == [0.0, 0.0]
+    env.step(sq(3, 3))  # player_0 writes 9; player_1's 18 touches only filled squares: its turn passes
+    assert env.agent_selection == "player_0"
+    assert env.infos["player_1"]["turn_passed"] and not env.infos["player_0"]["turn_passed"]
+    info = env.infos["player_0"]
+    assert (info["last_event"], info["last_event_player"]) == ("all_filled", "player_1")
+    assert _passed_flags(env, "player_1") == [1.0, 0.0] and _passed_flags(env, "player_0") == [0.0, 1.0]
+    env.step(sq(1, 4))  # player_0 writes 6; player_1 throws onto empty squares
+    assert env.agent_selection == "player_1" and env.last()[-1]["turn_passed"]  # still flagged at its next decision
+    assert env.last()[0]["observation"][-2:].tolist() == [1.0, 0.0]
+    assert env.infos["player_1"]["last_event"] == "wrote" and env.infos["player_1"]["last_event_player"] == "player_0"
+    env.step(sq(5, 1))  # player_1 writes: its last turn no longer passed
+    assert not env.infos["player_1"]["turn_passed"] and _passed_flags(env, "player_1") == [0.0, 0.0]
+
+
+def test_a_rule_5_pass_that_ends_the_game_is_flagged_in_the_final_observation() -> None:
+    """At ``max_turns`` a rule-5 pass ends the game inside the throw; the terminal view still says whose turn passed."""
+    env = game(throw([3, 3, 3], (3, 3)), throw([6, 6, 6], (3, 3)), max_turns=2)
+    block(env, (0, 0), (0, 1), (1, 0), (1, 1), (6, 6), (6, 7), (7, 6), (7, 7), (3, 4), (4, 3), (4, 4))
+    env.step(sq(3, 3))
+    assert all(env.truncations.values()) and env.infos["player_1"]["turn_passed"]
+    assert env.infos["player_0"]["last_event_player"] == "player_1"
+    assert _passed_flags(env, "player_1") == [1.0, 0.0] and _passed_flags(env, "player_0") == [0.0, 1.0]
+
+
 # --- the end
 
 

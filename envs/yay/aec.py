@@ -23,7 +23,18 @@ from .chance import SeededThrows
 from .config import YayConfig
 from .render import render_ansi, render_rgb, standings
 
-__all__ = ["describe_action", "env", "raw_env"]
+__all__ = ["EVENT_NAMES", "describe_action", "env", "raw_env"]
+
+
+# What ended the last turn, as ``infos[agent]["last_event"]`` words it.
+EVENT_NAMES = {
+    E.EVENT_NONE: None,
+    E.EVENT_WROTE: "wrote",
+    E.EVENT_BLOCKED: "blocked",
+    E.EVENT_CROSSED: "crossed_off",
+    E.EVENT_NOT_HIGHER: "not_higher",
+    E.EVENT_ALL_FILLED: "all_filled",
+}
 
 
 def describe_action(action: int, rows: int = 8, cols: int = 8) -> str:
@@ -173,15 +184,24 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         self._accumulate_rewards()
 
     def _update_infos(self) -> None:
+        """Shared facts of the table, plus each agent's own ``turn_passed``: its last turn passed by rule 5, a turn it
+        lost without ever being asked to act."""
         s = self.engine_state
+        last = E.last_turn_seat(s)
         info = {
             "dice": s[E.DICE : E.DICE + E.NUM_DICE].tolist(),
             "total": int(s[E.TOTAL]),
             "previous_total": int(s[E.PREVIOUS]),
             "turn": int(s[E.TURN]),
             "standings": standings(s),
+            "last_event": EVENT_NAMES[int(s[E.LAST_EVENT])],
+            "last_event_player": self.possible_agents[last] if last >= 0 else None,
         }
-        self.infos = {a: dict(info) for a in self.agents}
+        self.infos = {  # one dict per agent, no list shared between them
+            a: info | {"dice": list(info["dice"]), "standings": list(info["standings"]),
+                       "turn_passed": bool(s[E.PASSED + self._seat[a]])}
+            for a in self.agents
+        }  # fmt: skip
 
     def _raise_illegal(self, agent: str, action: int) -> None:
         state, cfg = self.engine_state, self.config

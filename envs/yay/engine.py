@@ -70,7 +70,8 @@ FIRST_DONE = 16  # 16..19: 1 once the seat has had its first turn
 START_TOTAL = 20  # 20..23: start roll totals: -1 out of the running, 0 to roll, > 0 rolled
 TOUCHED = 24  # MAX_SQUARES flags: the squares the last throw touched
 BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
-STATE_SIZE = BOARD + MAX_SQUARES
+PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn passed by rule 5 (it never got to act)
+STATE_SIZE = PASSED + MAX_PLAYERS
 
 
 def num_actions(rows: int, cols: int) -> int:
@@ -79,8 +80,8 @@ def num_actions(rows: int, cols: int) -> int:
 
 
 def observation_size(num_players: int, rows: int, cols: int) -> int:
-    """Per square 4 + num_players channels, then 8 + num_players scalars (see README.md)."""
-    return rows * cols * (4 + num_players) + 8 + num_players
+    """Per square 4 + num_players channels, then 8 + 2 * num_players scalars (see README.md)."""
+    return rows * cols * (4 + num_players) + 8 + 2 * num_players
 
 
 # --- squares
@@ -434,6 +435,7 @@ def apply_action(state: np.ndarray, action: int) -> None:
         event = EVENT_WROTE
     if line_filled(state):
         state[FIRST_DONE + seat] = 1
+        state[PASSED + seat] = 0
         state[LAST_EVENT] = event
         state[LAST_SQUARE] = s
         state[TURN] += 1
@@ -446,6 +448,7 @@ def apply_action(state: np.ndarray, action: int) -> None:
 def _end_turn(state: np.ndarray, event: int, square: int) -> None:
     seat = state[CURRENT]
     state[FIRST_DONE + seat] = 1
+    state[PASSED + seat] = 1 if event == EVENT_ALL_FILLED else 0
     state[LAST_EVENT] = event
     state[LAST_SQUARE] = square
     state[TURN] += 1
@@ -457,6 +460,17 @@ def _end_turn(state: np.ndarray, event: int, square: int) -> None:
     state[CURRENT] = (seat + 1) % state[NUM_PLAYERS]
     state[TOTAL] = 0
     state[PHASE] = PHASE_THROW
+
+
+@njit(cache=True)
+def last_turn_seat(state: np.ndarray) -> int:
+    """The seat whose turn ``LAST_EVENT`` ended (-1 before any turn ended): the player to move's predecessor, or
+    the player to move itself once the game is over (the end does not pass the turn on)."""
+    if state[LAST_EVENT] == EVENT_NONE:
+        return -1
+    if state[PHASE] == PHASE_OVER:
+        return state[CURRENT]
+    return (state[CURRENT] - 1) % state[NUM_PLAYERS]
 
 
 @njit(cache=True, inline="always")
@@ -555,7 +569,8 @@ def potentials(state: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True)
 def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     """The sheet from ``seat``'s side (layout in README.md): per square empty, blocked, touched, crossed, own
-    number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars.
+    number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars, ending with each
+    seat's rule-5 flag (a passed turn changes nothing else a player could see).
 
     One pass writing every slot (no clearing pass, counts gathered on the way): the batched engine encodes
     every game at every step, so this loop is most of its time."""
@@ -596,3 +611,4 @@ def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     obs[k + 7] = state[TURN] / max(state[MAX_TURNS], 1)
     for rel in range(n):
         obs[k + 8 + rel] = counts[rel] / squares
+        obs[k + 8 + n + rel] = state[PASSED + (seat + rel) % n]
