@@ -12,3 +12,7 @@ configure_numba_cache()
 from envs.registration import register_all  # noqa: E402
 
 register_all()
+
+from envs.games import import_games  # noqa: E402
+
+import_games()

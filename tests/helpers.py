@@ -1,4 +1,4 @@
-"""Test scaffolding: 'a rejected input changes nothing' checks for AEC envs, masked-env checks, tiny recipes."""
+"""Test scaffolding: 'a rejected input changes nothing' checks for AEC envs, tiny recipes."""
 
 from __future__ import annotations
 
@@ -35,29 +35,6 @@ def assert_step_rejected(env: Any, action: Any, error: type[Exception], match: s
     with pytest.raises(error, match=match):
         env.step(action)
     assert_same_snapshot(before, aec_snapshot(env))
-
-
-def check_masked_env(env: Any, **kwargs: Any) -> None:
-    """Gymnasium's ``check_env``, every check kept, for an env whose legal actions depend on the state.
-
-    Why: its step-determinism check samples an action *before* ``reset(seed=123)`` and steps it after, so with
-    masked actions the sample comes from whatever state the previous checks left and may be illegal in the
-    seeded game (our envs raise on illegal actions). Resetting with that seed first makes the sample come from
-    the seeded game itself; the check's own assertions then run unchanged.
-    """
-    from gymnasium.utils import env_checker
-
-    original = env_checker.check_step_determinism
-
-    def from_the_seeded_state(env: Any, seed: int = 123) -> None:
-        env.reset(seed=seed)
-        original(env, seed)
-
-    env_checker.check_step_determinism = from_the_seeded_state
-    try:
-        env_checker.check_env(env, **kwargs)
-    finally:
-        env_checker.check_step_determinism = original
 
 
 def tiny_train_recipe(out: Path, total: int, **training: object) -> dict:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
+import envs  # noqa: F401  (registers the suite's games)
 import tests.pig_game  # noqa: F401  (registers "pig")
 from agents.random_agent import sample_masked
 from envs.common.chance import ScriptedChance, SeededChance
@@ -134,10 +135,10 @@ def test_a_failing_or_lying_chance_source_changes_nothing(game: str) -> None:
     class Broken(SeededChance):
         fail = False
 
-        def outcome(self, engine, state, out):
+        def outcome(self, engine, state, out, words):
             if self.fail:
                 raise OSError("the dice fell off the table")
-            return super().outcome(engine, state, out)
+            return super().outcome(engine, state, out, words)
 
     source = Broken(0)
     env = GameAEC(game, chance=source)
@@ -259,9 +260,8 @@ def test_a_seat_env_game_checks_out_with_gymnasium(game: str) -> None:
     env = SeatEnv(game, opponents=_Scripted())
     check_env(env, skip_render_check=True)
     obs, info = env.reset(seed=0)
-    for action in (np.int64(info["action_mask"].argmax()), np.array(info["action_mask"].argmax()),
-                   np.array([info["action_mask"].argmax()])):  # fmt: skip  (what model.predict returns)
-        obs, reward, terminated, truncated, info = env.step(action)
+    for as_given in (np.int64, np.array, lambda a: np.array([a])):  # what user code and model.predict hand over
+        obs, reward, terminated, truncated, info = env.step(as_given(info["action_mask"].argmax()))
         if terminated or truncated:
             obs, info = env.reset()
     with pytest.raises(ValueError, match="out of range"):

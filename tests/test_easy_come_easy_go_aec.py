@@ -136,7 +136,7 @@ def test_one_dice_roll_call_per_chance_event_in_engine_order() -> None:
     rng = np.random.default_rng(5)
     dice = SeededDice(seed=99)
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-    E.init_state(state, 3, 1000, 0, -1)
+    E.start_game(state, 3, 1000, 0, -1)
     while True:
         while (k := E.dice_needed(state)) > 0:
             E.apply_chance(state, dice.roll(k))
@@ -145,7 +145,7 @@ def test_one_dice_roll_call_per_chance_event_in_engine_order() -> None:
             break
         action = int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])))
         env.step(action)
-        E.apply_action(state, action)
+        E.apply_action(state, state[E.CURRENT], action)
 
 
 # --- Bad input: raw_env raises and leaves the state alone; env() terminates with -1
@@ -296,7 +296,7 @@ def _random_games(num_games: int, seed: int, out: np.ndarray) -> None:
         n = 2 + g % 5
         max_turns = 5 + np.random.randint(0, 200)
         first = -1 if g % 3 else np.random.randint(0, n)
-        E.init_state(state, n, max_turns, (g // 5) % 2, first)
+        E.start_game(state, n, max_turns, (g // 5) % 2, first)
         bad = 0
         steps = 0
         while True:
@@ -308,7 +308,7 @@ def _random_games(num_games: int, seed: int, out: np.ndarray) -> None:
                 continue
             if state[E.PHASE] == E.PHASE_OVER:
                 break
-            E.legal_mask(state, mask)
+            E.legal_mask(state, state[E.CURRENT], mask)
             legal = 0
             for a in range(E.NUM_ACTIONS):
                 legal += mask[a]
@@ -327,7 +327,7 @@ def _random_games(num_games: int, seed: int, out: np.ndarray) -> None:
             if action < E.NUM_PRIZES and state[E.OWNER + action] == me:
                 bad |= 2
             before[:] = state[E.OWNER : E.OWNER + E.NUM_PRIZES]
-            result = E.apply_action(state, action)
+            result = E.apply_action(state, state[E.CURRENT], action)
             changed = 0
             for p in range(E.NUM_PRIZES):
                 owner = state[E.OWNER + p]
@@ -354,7 +354,7 @@ def _random_games(num_games: int, seed: int, out: np.ndarray) -> None:
             bad |= 128
         if truncated == 1 and state[E.TURN] != max_turns:
             bad |= 256
-        E.rewards(state, 1.0, -1.0, rewards)
+        E.final_rewards(state, 1.0, -1.0, rewards)
         total = 0.0
         for s in range(n):
             total += rewards[s]

@@ -170,11 +170,11 @@ def _monte_carlo_turns(policy, values: np.ndarray, scale: float, n: int, seed: i
         for row, g in enumerate(running):
             eng.apply_chance(states[g], rng.integers(0, 6, 4))
             encode_turn_observation(states[g], scaled, obs[row])
-            eng.legal_mask(states[g], masks[row])
+            eng.legal_mask(states[g], states[g][eng.CURRENT], masks[row])
         actions = policy(obs, masks)
         still = []
         for row, g in enumerate(running):
-            out = eng.apply_action(states[g], int(actions[row]))
+            out = eng.apply_action(states[g], states[g][eng.CURRENT], int(actions[row]))
             if out >= 0:
                 reward[g] = values[out]
             elif out == eng.TURN_CONTINUES:
@@ -214,15 +214,15 @@ def _random_turn_batch(n: int, seed: int, restrict: bool = True) -> tuple[np.nda
         eng.init_turn_state(state, 0)
         eng.apply_chance(state, rng.integers(0, 6, 4))
         while rng.random() < 0.5:  # freeze a random legal subset, re-roll
-            eng.legal_mask(state, masks[b])
+            eng.legal_mask(state, state[eng.CURRENT], masks[b])
             freezes = np.flatnonzero(masks[b][eng.FREEZE_OFFSET + 1 :]) + eng.FREEZE_OFFSET + 1
             choice = int(rng.choice(freezes))
             if (state[eng.FROZEN] | (choice - eng.FREEZE_OFFSET)) == eng.ALL_FROZEN:
                 break
-            eng.apply_action(state, choice)
+            eng.apply_action(state, state[eng.CURRENT], choice)
             eng.apply_chance(state, rng.integers(0, 6, eng.dice_needed(state)))
         encode_turn_observation(state, (rng.integers(0, 4, 9) / 3).astype(np.float32), obs[b])
-        eng.legal_mask(state, masks[b])
+        eng.legal_mask(state, state[eng.CURRENT], masks[b])
         keep = rng.random(eng.NUM_ACTIONS) < 0.7  # the agent must respect any sub-mask it is given
         if restrict and (masks[b] * keep).any():
             masks[b] *= keep
@@ -264,9 +264,9 @@ def test_agents_only_play_legal_actions() -> None:
 
 def test_decoders_read_engine_states() -> None:
     state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
-    eng.init_state(state, 3, 100, 0, 1)
+    eng.start_game(state, 3, 100, 0, 1)
     eng.apply_chance(state, np.array([5, 0, 3, 3]))
-    eng.apply_action(state, eng.FREEZE_OFFSET + 0b0101)
+    eng.apply_action(state, state[eng.CURRENT], eng.FREEZE_OFFSET + 0b0101)
     eng.apply_chance(state, np.array([2, 4]))
     state[eng.OWNER + 2] = 1  # the observer (seat 1) holds prize 2
     state[eng.OWNER + 7] = 0  # seat 0 = two seats after seat 1 in a 3-player game
@@ -283,7 +283,7 @@ def test_decoders_read_engine_states() -> None:
 
 def test_heuristic_prices_a_threat() -> None:
     state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
-    eng.init_state(state, 2, 100, 0, 0)
+    eng.start_game(state, 2, 100, 0, 0)
     for p, owner in [(0, 1), (1, 1), (2, 1), (3, 0)]:  # seat 1 holds three: seat 0 must take one back
         state[eng.OWNER + p] = owner
     obs = np.zeros(eng.observation_size(2), dtype=np.float32)

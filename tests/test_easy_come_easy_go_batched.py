@@ -76,7 +76,7 @@ def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> No
     obs, masks, _ = batch.reset()
     ref = [np.zeros(E.STATE_SIZE, dtype=np.int32) for _ in range(b_size)]
     for s in ref:
-        E.init_state(s, players, max_turns, 0, -1)
+        E.start_game(s, players, max_turns, 0, -1)
     for block in recorder.blocks:
         _replay_round(ref, block)
     picker = np.random.default_rng(5)
@@ -88,7 +88,7 @@ def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> No
         for b in range(b_size):
             np.testing.assert_array_equal(batch.states[b], ref[b])
             E.encode_observation(ref[b], ref[b][E.CURRENT], obs_buf)
-            E.legal_mask(ref[b], mask_buf)
+            E.legal_mask(ref[b], ref[b][E.CURRENT], mask_buf)
             np.testing.assert_array_equal(obs[b], obs_buf)
             np.testing.assert_array_equal(masks[b], mask_buf)
         actions = sample_masked(masks, picker)
@@ -96,14 +96,14 @@ def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> No
         obs, masks, rewards, terminated, truncated, info = batch.step(actions)
         ended = []
         for b in range(b_size):
-            E.apply_action(ref[b], int(actions[b]))
+            E.apply_action(ref[b], ref[b][E.CURRENT], int(actions[b]))
             if ref[b][E.PHASE] == E.PHASE_OVER:
                 ended.append(b)
-                E.rewards(ref[b], 1.0, -1.0, reward_buf)
+                E.final_rewards(ref[b], 1.0, -1.0, reward_buf)
                 np.testing.assert_allclose(rewards[b], reward_buf)
                 assert terminated[b] == (ref[b][E.WINNER] >= 0) and truncated[b] == (ref[b][E.WINNER] < 0)
                 np.testing.assert_array_equal(info["final_state"][len(ended) - 1], ref[b])
-                E.init_state(ref[b], players, max_turns, 0, -1)
+                E.start_game(ref[b], players, max_turns, 0, -1)
             else:
                 assert not rewards[b].any() and not terminated[b] and not truncated[b]
         np.testing.assert_array_equal(info["ended"], ended)

@@ -126,7 +126,7 @@ def test_example_b_what_the_last_die_could_have_won(reroll: int, prizes: set[int
 @pytest.mark.parametrize("variant", [False, True])
 def test_every_prize_predicate_on_all_1296_rolls_engine(variant: bool) -> None:
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-    E.init_state(state, 2, 10, int(variant), 0)
+    E.start_game(state, 2, 10, int(variant), 0)
     E.apply_chance(state, np.zeros(4, dtype=np.int64))
     for roll in ALL_ROLLS:
         state[E.DICE : E.DICE + 4] = roll
@@ -152,7 +152,7 @@ def test_exact_single_roll_probabilities_from_the_rules_file() -> None:
     reference = {0: 0.020833, 1: 0.020833, 2: 0.027006, 7: 0.027006, 3: 0.080247, 6: 0.080247}
     reference |= {4: 0.004630, 5: 0.055556, 8: 0.069444}
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-    E.init_state(state, 2, 10, 0, 0)
+    E.start_game(state, 2, 10, 0, 0)
     E.apply_chance(state, np.zeros(4, dtype=np.int64))
     hits = Counter()
     any_prize = 0

@@ -7,6 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
+from gymnasium.utils.env_checker import check_env
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -17,7 +18,6 @@ from envs.common.dice import ScriptedDice
 from envs.easy_come_easy_go import engine as E
 from envs.easy_come_easy_go.turn_encoding import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
 from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnEnv, EasyComeEasyGoTurnVecEnv, TurnTaskConfig
-from tests.helpers import check_masked_env
 
 DRAWN = {"value_distribution": {"kind": "uniform_int", "low": 0, "high": 5}}
 EXAMPLE_A = [[0, 2, 2, 5], [2, 5], [4]]  # rulebook: freeze both 2s, freeze the re-rolled 2, re-roll 5 -> 4
@@ -26,7 +26,7 @@ EXAMPLE_A_ACTIONS = [E.FREEZE_OFFSET + 0b0110, E.FREEZE_OFFSET + 0b0001]
 
 @pytest.mark.parametrize("config", [{}, DRAWN, {"prize_values": [0, 0, 1, 0, 0, 0, 0, 0, 2.5]}])
 def test_gymnasium_and_sb3_env_checkers_pass(config: dict) -> None:
-    check_masked_env(EasyComeEasyGoTurnEnv(config))
+    check_env(EasyComeEasyGoTurnEnv(config))
     sb3_check_env(EasyComeEasyGoTurnEnv(config))
 
 
@@ -158,7 +158,7 @@ def test_vec_env_shapes_masks_and_auto_reset() -> None:
         assert masks.shape == (32, E.NUM_ACTIONS) and masks.dtype == bool
         states, values = venv.engine_states, venv.prize_values
         for i in range(32):
-            E.legal_mask(states[i], buf_mask)
+            E.legal_mask(states[i], states[i][E.CURRENT], buf_mask)
             np.testing.assert_array_equal(masks[i], buf_mask.astype(bool))
             encode_turn_observation(states[i], values[i] / 5.0, buf_obs)
             np.testing.assert_array_equal(obs[i], buf_obs)

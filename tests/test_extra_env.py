@@ -447,3 +447,48 @@ def test_masks_match_an_independent_reading_of_the_rules() -> None:
             checked += 1
             env.step(int(rng.choice(sorted(expected))))
     assert checked > 1000
+
+
+# --- one winner rule
+
+
+def test_the_engine_winner_rule_is_the_one_render_and_the_seat_env_use() -> None:
+    """``E.wins`` (every top score wins, a shared one included) decides the win reward, the text rendering's
+    winners and the vs-opponents infos ``won`` / ``tied``: over played games and a constructed tie for the top."""
+    from envs.extra.batched import final_winners
+    from envs.extra.render import render_ansi
+    from envs.extra.vs_opponents import ExtraVsOpponentsGames
+
+    class Lowest:
+        def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+            return masks.argmax(axis=1)
+
+    players, learner, rng = 3, 1, np.random.default_rng(0)
+    venv = ExtraVsOpponentsGames(16, Lowest(), num_players=players, learner_seat=learner, seed=5)
+    venv.reset()
+    cases: list[tuple[np.ndarray, dict]] = []
+    while len(cases) < 40:
+        masks = venv.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, _, dones, infos = venv.step(actions)
+        cases += [(venv._core.final_states[i].copy(), infos[i]) for i in np.flatnonzero(dones)]
+    tie = cases[0][0].copy()
+    top = max(range(players), key=lambda s: E.score(tie, s))
+    other = (top + 1) % players
+    block = slice(E.PLAYERS + top * E.PLAYER_SIZE, E.PLAYERS + (top + 1) * E.PLAYER_SIZE)
+    tie[E.PLAYERS + other * E.PLAYER_SIZE : E.PLAYERS + (other + 1) * E.PLAYER_SIZE] = tie[block]
+    venv._core.final_states[0] = tie
+    cases.append((tie, venv._final_infos(np.array([0]))[0]))
+    for state, info in cases:
+        scores = [E.score(state, s) for s in range(players)]
+        winners = [s for s in range(players) if scores[s] == max(scores)]  # the rule as rules/extra.md states it
+        assert [s for s in range(players) if E.wins(state, s)] == winners
+        assert np.flatnonzero(final_winners(state[None], players)[0]).tolist() == winners
+        assert [E.final_reward(state, s, E.REWARD_WIN) for s in range(players)] == [
+            1.0 if s in winners else -1.0 for s in range(players)
+        ]
+        names = ", ".join(f"player_{s}" for s in winners)
+        assert f"{names} win{'s' if len(winners) == 1 else ''}" in render_ansi(state).splitlines()[0]
+        assert info["won"] == (learner in winners) and info["tied"] == (len(winners) > 1)
+        assert info["scores"] == scores
+    assert final_winners(tie[None], players)[0, [top, other]].all() and cases[-1][1]["tied"]

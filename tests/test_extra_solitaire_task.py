@@ -7,6 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 import torch
+from gymnasium.utils.env_checker import check_env
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
@@ -16,14 +17,13 @@ from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice
 from envs.extra import engine as E
 from envs.extra.solitaire_task import ExtraSolitaireEnv, ExtraSolitaireVecEnv
-from tests.helpers import check_masked_env
 
 OBS_SIZE = E.observation_size(1)
 
 
 @pytest.mark.parametrize("config", [{}, {"children": True, "sheet": {"extra_columns": [2, 3, 2]}}])
 def test_gymnasium_and_sb3_env_checkers_pass(config: dict) -> None:
-    check_masked_env(ExtraSolitaireEnv(config), skip_render_check=True)
+    check_env(ExtraSolitaireEnv(config), skip_render_check=True)
     sb3_check_env(ExtraSolitaireEnv(config))
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from agents import make_agent
@@ -23,7 +24,6 @@ from envs.extra.vs_opponents import ExtraVsOpponentsEnv, ExtraVsOpponentsVecEnv
 from envs.yay import engine as YE
 from envs.yay.aec import raw_env as yay_raw_env
 from envs.yay.vs_opponents import YayVsOpponentsEnv, YayVsOpponentsVecEnv
-from tests.helpers import check_masked_env
 from tests.yay_scripts import ThrowAgain
 
 
@@ -139,7 +139,7 @@ def test_extra_plays_the_parallel_game_with_the_opponents_choices(
     lambda: YayVsOpponentsEnv(make_agent("random", seed=1), num_players=3),
 ])  # fmt: skip
 def test_gymnasium_and_sb3_env_checkers_pass(make) -> None:
-    check_masked_env(make(), skip_render_check=True)
+    check_env(make(), skip_render_check=True)
     sb3_check_env(make())
 
 

@@ -1,8 +1,8 @@
 """Chance sources for contract games: where a face gets each chance event's outcome.
 
 Why: chance must be injectable (a rulebook example's exact dice, a card order a test sets up) and
-reproducible (a seed fixes every later episode too). A source answers ``outcome(engine, state, out)`` at each
-chance node. The seeded source draws the event's random words and lets the engine's own chance model turn them
+reproducible (a seed fixes every later episode too). A source answers ``outcome(engine, state, out, words)`` at
+each chance node. The seeded source draws the event's random words and lets the engine's own chance model turn them
 into the outcome, so the batched engine, which draws ``(games, words)`` per round, consumes the same stream as
 one game. A scripted source hands out outcomes fixed in advance; faces check them with ``check_outcome``.
 """
@@ -21,8 +21,9 @@ WORD_HIGH = 2**63  # random words are uniform on 0..2**63-1 (non-negative int64)
 
 @runtime_checkable
 class ChanceSource(Protocol):
-    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """The pending chance event's outcome vector (written into ``out`` or returned)."""
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int) -> np.ndarray:
+        """The pending chance event's outcome vector (written into ``out`` or returned); ``words``: the random
+        words a seeded source draws for it (the game's ``Sizes.words``, whatever this event uses of them)."""
         ...
 
 
@@ -39,9 +40,9 @@ class SeededChance:
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray) -> np.ndarray:
-        words = self.rng.integers(0, WORD_HIGH, size=int(engine.chance_words(state)), dtype=np.int64)
-        engine.draw_outcome(state, words, out)
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int) -> np.ndarray:
+        """A fixed block of ``words`` words per event, so a batched round of ``(n, words)`` is the same stream."""
+        engine.draw_outcome(state, self.rng.integers(0, WORD_HIGH, size=words, dtype=np.int64), out)
         return out
 
 
@@ -59,7 +60,7 @@ class ScriptedChance:
     def seed(self, seed: int | None) -> None:
         """A script ignores seeds: the script is the randomness."""
 
-    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray) -> np.ndarray:
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int = 0) -> np.ndarray:
         if self._next >= len(self._outcomes):
             raise ChanceExhausted(f"scripted chance exhausted after {len(self._outcomes)} outcomes")
         given = self._outcomes[self._next]

@@ -19,7 +19,8 @@ that implements the names below, a config model, renderers, and one :class:`Game
 - ``observe(state, seat, out)``: the float32 observation from ``seat``'s side.
 
 **Chance** (one mechanism for dice, landings and card decks): at a chance node
-``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event needs;
+``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event uses (a seeded
+source always draws a block of ``Sizes.words``, so one game and a batch consume the same stream);
 ``draw_outcome(state, words, outcome)`` turns them into an int32 outcome vector (the engine's chance model:
 faces, touched squares, a card); ``apply_outcome(state, outcome)`` plays it. An injected source supplies
 outcomes directly, checked by ``check_outcome(state, outcome) -> int`` (0: valid, else a game-specific code

@@ -51,7 +51,7 @@ class GameAEC(AECEnv):
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode {render_mode!r} is not one of None, {modes}")
         if chance is not None and not callable(getattr(chance, "outcome", None)):
-            raise TypeError(f"chance must have outcome(engine, state, out) (envs.common.chance), got {type(chance)}")
+            raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {chance!r}")
         self.metadata = {"name": f"{spec.id}_v{spec.version}", "render_modes": modes, "is_parallelizable": False}
         self.render_mode = render_mode
         self.chance = chance if chance is not None else SeededChance()
@@ -68,6 +68,7 @@ class GameAEC(AECEnv):
         self.state_space = spaces.Box(np.iinfo(np.int32).min, np.iinfo(np.int32).max, (sizes.state,), np.int32)
         self.engine_state = np.zeros(sizes.state, dtype=np.int32)
         self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
+        self._words = max(1, sizes.words)
         self._final = np.zeros(sizes.num_players)
         self._has_reset = False
         self.agents: list[str] = []
@@ -192,13 +193,13 @@ class GameAEC(AECEnv):
             setattr(self, key, value)
 
     def __getstate__(self) -> dict[str, Any]:
-        out = self.__dict__.copy()
-        out["spec"] = (self.spec.id, self.spec.engine.__name__)  # functions in a spec do not pickle; its id does
+        out = self.__dict__.copy()  # functions in a spec do not pickle; the game's id and module do
+        out["spec"] = (self.spec.id, self.spec.kernels or self.spec.engine.__name__)
         return out
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
         game, module = saved["spec"]
-        importlib.import_module(module)  # importing a game's engine registers it (spawned workers too)
+        importlib.import_module(module)  # importing a game's module registers it (spawned workers too)
         self.__dict__.update(saved)
         self.spec = game_spec(game)
 
@@ -209,7 +210,7 @@ class GameAEC(AECEnv):
         E = self.spec.engine
         while E.to_act(state) == CHANCE:
             try:
-                outcome = np.asarray(self.chance.outcome(E, state, self._outcome), dtype=np.int32)
+                outcome = np.asarray(self.chance.outcome(E, state, self._outcome, self._words), dtype=np.int32)
             except Exception as exc:
                 raise RuntimeError(f"{self.spec.title}: the chance source failed ({type(exc).__name__}: {exc}); "
                                    "the game is unchanged") from exc  # fmt: skip

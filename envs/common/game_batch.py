@@ -12,6 +12,7 @@ AEC env with the same seed and actions.
 from __future__ import annotations
 
 import copy
+import importlib
 from typing import Any
 
 import numpy as np
@@ -129,6 +130,18 @@ class BatchedGame:
                 self._rng = copy.deepcopy(value)
             else:
                 getattr(self, key)[...] = value
+
+    def __getstate__(self) -> dict[str, Any]:
+        out = self.__dict__.copy()  # a spec's functions and the kernel module do not pickle; the game's id does
+        out["spec"], out["_kernels"] = (self.spec.id, self.spec.kernels or self.spec.engine.__name__), None
+        return out
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        game, module = saved["spec"]
+        importlib.import_module(module)  # importing a game's module registers it (in a spawned worker too)
+        self.__dict__.update(saved)
+        self.spec = game_spec(game)
+        self._kernels = self.spec.kernel_module()
 
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array

@@ -15,6 +15,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .batching import LegalDiscrete
 from .contract import GameSpec
 from .game_batch import BatchedGame
 from .seating import seat_opponents
@@ -36,13 +37,17 @@ class SeatCore:
         seed: int | None = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
         self.batch = BatchedGame(game, num_envs, config, seed, copy=False, **config_overrides)
-        self.spec, self.config, self.num_envs = self.batch.spec, self.batch.config, self.batch.num_envs
+        self.config, self.num_envs = self.batch.config, self.batch.num_envs
         self.opponents = seat_opponents(opponents, self.batch.num_players, learner_seat)
         self.learner_seat = int(learner_seat)
         self._obs = self._masks = None
         self._carry = np.zeros(self.num_envs)  # rewards of an episode earned before the learner's first decision
         self._returns = np.zeros(self.num_envs)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
+
+    @property
+    def spec(self) -> GameSpec:
+        return self.batch.spec
 
     @property
     def started(self) -> bool:
@@ -164,13 +169,14 @@ class SeatEnv(gymnasium.Env):
         self.core = SeatCore(game, 1, opponents, config, learner_seat, **config_overrides)
         sizes = self.core.batch.sizes
         self.observation_space = spaces.Box(-np.inf, np.inf, (sizes.observation,), np.float32)
-        self.action_space = spaces.Discrete(sizes.actions)
         self._over = True
+        self.action_space = LegalDiscrete(sizes.actions, self._mask_now, env=self)  # a blind sample is legal
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         obs, masks = self.core.reset(seed)
         self._over = False
+        self.action_space.game_started(seed)
         return obs[0].copy(), {"action_mask": masks[0].copy()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -200,6 +206,9 @@ class SeatEnv(gymnasium.Env):
         return obs[0].copy(), float(rewards[0]), False, False, info
 
     def action_masks(self) -> np.ndarray:
-        if self._over:
-            return np.zeros(self.action_space.n, dtype=bool)
-        return self.core._masks[0] != 0
+        return self._mask_now() != 0
+
+    def _mask_now(self) -> np.ndarray:
+        if self._over or not self.core.started:
+            return np.zeros(self.action_space.n, dtype=np.int8)
+        return self.core._masks[0].astype(np.int8)

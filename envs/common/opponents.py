@@ -1,10 +1,11 @@
-"""One learning seat against fixed opponents: the SB3 ``VecEnv`` and Gymnasium plumbing every game shares.
+"""One learning seat against fixed opponents: the vectorised games and the Gymnasium env every game shares.
 
 Why: the question researchers ask of a full game is "can a policy trained at one seat beat these players?".
 Opponents are any objects with ``act_batch(observations (k, D), masks (k, A)) -> (k,)`` (the ``agents/``
 protocol; envs never import agents). The N games live in a game's batched core; the opponents' moves are made
 inside ``step`` in batches, so the learner sees only its own decisions. A game's subclass says who is to act and
-how a round is played (sequential turns or simultaneous choices).
+how a round is played (sequential turns or simultaneous choices). No stable-baselines3 here: ``OpponentsVecEnv``
+and ``TurnOpponentsVecEnv`` (the SB3 ``VecEnv`` twins, ``vec_games.sb3_names``) import it when first used.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from typing import Any, Protocol
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 from .batching import LegalDiscrete
-from .vec_env import CoreVecEnv
+from .vec_games import CoreGames, StepReturn, sb3_names
 
-__all__ = ["OpponentsVecEnv", "Policy", "SingleGameEnv", "TurnOpponentsVecEnv", "seat_opponents"]
+__all__ = ["OpponentsGames", "Policy", "SingleGameEnv", "TurnOpponentsGames", "seat_opponents"]
 
 
 class Policy(Protocol):
@@ -58,14 +58,14 @@ def seat_opponents(opponents: Any, num_players: int, learner_seat: int) -> dict[
     return dict(zip(seats, policies, strict=True))
 
 
-class OpponentsVecEnv(CoreVecEnv):
+class OpponentsGames(CoreGames):
     """N games, the learner at ``learner_seat``, the other seats played by fixed policies; auto-reset.
 
     After ``reset`` and every ``step`` each game waits for a learner decision. A step's reward is the learner's
     reward from its move and the opponents' moves that follow, up to the game's end; ``done`` = the game ended
     (``info``: ``terminal_observation`` from the learner's seat, ``won``, ``episode``, the game's own keys).
 
-    Subclasses give what ``CoreVecEnv`` asks (the core's ``step`` takes ``(actions, active)``) and ``_to_act()``
+    Subclasses give what ``CoreGames`` asks (the core's ``step`` takes ``(actions, active)``) and ``_to_act()``
     and ``_play(learner_actions | None, active)``; ``_final_infos`` has ``won``.
     """
 
@@ -104,7 +104,7 @@ class OpponentsVecEnv(CoreVecEnv):
         self._carry = rewards  # paid with the learner's first step (shaped rewards of the opponents' first moves)
         return self._obs().copy()
 
-    def step_wait(self) -> VecEnvStepReturn:
+    def step_wait(self) -> StepReturn:
         if self._actions is None:
             raise RuntimeError("step_wait() without step_async(actions)")
         actions, self._actions = np.asarray(self._actions), None
@@ -171,8 +171,8 @@ class OpponentsVecEnv(CoreVecEnv):
         done[ended] = True
 
 
-class TurnOpponentsVecEnv(OpponentsVecEnv):
-    """``OpponentsVecEnv`` for games where one player moves at a time (Easy Come, Easy Go; Yay!).
+class TurnOpponentsGames(OpponentsGames):
+    """``OpponentsGames`` for games where one player moves at a time (Easy Come, Easy Go; Yay!).
 
     The core observes each game's player to move (``obs``, ``masks``) and ``states[:, _current_slot]`` names
     that seat; the opponents due to move are asked in one ``act_batch`` per seat.
@@ -203,7 +203,7 @@ class TurnOpponentsVecEnv(OpponentsVecEnv):
 
 
 class SingleGameEnv(gymnasium.Env):
-    """One game of an ``OpponentsVecEnv`` as a Gymnasium env (``action_masks()``, ``info["action_mask"]``).
+    """One game of an ``OpponentsGames`` as a Gymnasium env (``action_masks()``, ``info["action_mask"]``).
 
     Why a wrapper: the rules, the opponents' play and the rewards stay in one place (the vec env with N = 1).
     ``reset(seed)`` starts a new game (the seed makes it and every later game reproducible); ``step`` after the
@@ -212,12 +212,12 @@ class SingleGameEnv(gymnasium.Env):
 
     metadata: dict[str, Any] = {"render_modes": []}
 
-    def __init__(self, vec_env: OpponentsVecEnv) -> None:
+    def __init__(self, vec_env: OpponentsGames) -> None:
         if vec_env.num_envs != 1:
             raise ValueError(f"SingleGameEnv needs a 1-game vec env, got {vec_env.num_envs}")
         self.vec_env = vec_env
         self.observation_space = vec_env.observation_space
-        self.action_space = LegalDiscrete(vec_env.action_space.n, self._mask)  # sample() draws a legal action
+        self.action_space = LegalDiscrete(vec_env.action_space.n, self._mask, env=self)  # sample(): a legal action
         self._obs: np.ndarray | None = None
         self._over = True
 
@@ -226,8 +226,8 @@ class SingleGameEnv(gymnasium.Env):
         if seed is not None or self._obs is None or not self._over:  # else: the game auto-reset after the last
             if seed is not None:  # SB3's seed(None) would draw a fresh seed; without one the chance stream goes on
                 self.vec_env.seed(seed)
-                self.action_space.seed(seed)
             self._obs = self.vec_env.reset()[0]
+        self.action_space.game_started(seed)  # reproducible action_space.sample() rollouts too
         self._over = False
         return self._obs.copy(), {"action_mask": self._mask()}
 
@@ -258,3 +258,6 @@ class SingleGameEnv(gymnasium.Env):
         if self._over:
             return np.zeros(self.action_space.n, dtype=np.int8)
         return self.vec_env._masks()[0].astype(np.int8)
+
+
+__getattr__ = sb3_names(__name__, OpponentsGames, TurnOpponentsGames)

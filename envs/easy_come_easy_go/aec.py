@@ -46,15 +46,16 @@ def _observe(state: np.ndarray, seat: int, obs: np.ndarray, mask: np.ndarray) ->
     """Observation and mask in one compiled call (the mask is all zero unless ``seat`` is to act)."""
     E.encode_observation(state, seat, obs)
     if seat == state[E.CURRENT]:
-        E.legal_mask(state, mask)
+        E.legal_mask(state, seat, mask)
 
 
 @njit(cache=True)
 def _act(state: np.ndarray, action: int) -> int:
     """Play ``action`` if legal and return the dice the next chance event needs; -1 (state untouched) if illegal."""
-    if not E.is_legal(state, action):
+    seat = state[E.CURRENT]
+    if not E.is_legal(state, seat, action):
         return -1
-    E.apply_action(state, action)
+    E.apply_action(state, seat, action)
     return E.dice_needed(state)
 
 
@@ -99,7 +100,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         """A new game; ``seed`` reseeds the dice so it and every later unseeded reset are reproducible."""
         reseed(self.dice, seed)
         cfg = self.config
-        E.init_state(self.engine_state, cfg.num_players, cfg.max_turns, self._variant, self._first_player)
+        E.start_game(self.engine_state, cfg.num_players, cfg.max_turns, self._variant, self._first_player)
         self._resolve_chance(E.dice_needed(self.engine_state))
         self._start_episode()
         self._has_reset = True
@@ -132,7 +133,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         """Game over after this step: rewards for a win, truncation flags after max_turns."""
         state = self.engine_state
         if state[E.WINNER] >= 0:
-            E.rewards(state, self.config.win_reward, self.config.loss_reward, self._rewards_buf)
+            E.final_rewards(state, self.config.win_reward, self.config.loss_reward, self._rewards_buf)
             for seat, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(self._rewards_buf[seat])
             self.terminations = dict.fromkeys(self.agents, True)
@@ -158,7 +159,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         if not 0 <= action < E.NUM_ACTIONS:
             raise ValueError(f"action {action} is out of range: {_ACTION_HELP}")
         mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
-        E.legal_mask(state, mask)
+        E.legal_mask(state, state[E.CURRENT], mask)
         legal = np.flatnonzero(mask).tolist()
         dice = state[E.DICE : E.DICE + E.NUM_DICE].tolist()
         if action < E.NUM_PRIZES:

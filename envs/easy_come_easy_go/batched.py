@@ -39,12 +39,12 @@ from .engine import (
     apply_chance,
     dice_needed,
     encode_observation,
-    init_state,
+    final_rewards,
     init_turn_state,
     is_legal,
     legal_mask,
     observation_size,
-    rewards,
+    start_game,
 )
 from .turn_encoding import TURN_OBS_SIZE, encode_turn_observation
 
@@ -64,7 +64,7 @@ DONE_TRUNCATED = 2
 @njit(cache=True)
 def _start_game(state, mode, num_players, max_turns, variant, first_player):
     if mode == MODE_GAME:
-        init_state(state, num_players, max_turns, variant, first_player)
+        start_game(state, num_players, max_turns, variant, first_player)
     else:
         init_turn_state(state, variant)
 
@@ -92,7 +92,7 @@ def _act(
     """
     n = states.shape[0]
     for b in range(n):
-        if active[b] and not is_legal(states[b], actions[b]):
+        if active[b] and not is_legal(states[b], states[b, CURRENT], actions[b]):
             return -(b + 1)
     needy = 0
     for b in range(n):
@@ -101,10 +101,10 @@ def _act(
         done[b] = DONE_NO
         if not active[b]:
             continue  # at a decision node, so it needs no dice
-        result = apply_action(state, actions[b])
+        result = apply_action(state, state[CURRENT], actions[b])
         if mode == MODE_GAME:
             if state[PHASE] == PHASE_OVER:
-                rewards(state, win, loss, out_rewards[b])
+                final_rewards(state, win, loss, out_rewards[b])
                 done[b] = DONE_TERMINATED if state[WINNER] >= 0 else DONE_TRUNCATED
                 for seat in range(num_players):
                     encode_observation(state, seat, final_obs[b, seat])
@@ -137,7 +137,7 @@ def _chance_round(states, faces):
 def _encode(states, mode, scaled, obs, masks):
     """Observation of the player to move and legal-action mask of every game."""
     for b in range(states.shape[0]):
-        legal_mask(states[b], masks[b])
+        legal_mask(states[b], states[b, CURRENT], masks[b])
         if mode == MODE_GAME:
             encode_observation(states[b], states[b, CURRENT], obs[b])
         else:
@@ -221,7 +221,7 @@ class GameBatch:
         if needy < 0:
             b = -needy - 1
             legal = np.zeros(NUM_ACTIONS, dtype=np.int8)
-            legal_mask(self.states[b], legal)
+            legal_mask(self.states[b], self.states[b, CURRENT], legal)
             raise ValueError(
                 f"game {b}: action {int(actions[b])} is illegal; legal actions: {np.flatnonzero(legal).tolist()}"
             )

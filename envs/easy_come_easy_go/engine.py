@@ -15,6 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
+from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
+
 NUM_DICE = 4
 NUM_FACES = 6
 NUM_PRIZES = 9
@@ -62,7 +65,9 @@ SETUP_TOTALS = 25  # 25..30: roll-off totals of this round
 LAST_PRIZE = 31  # prize collected by the last finished turn, -1 for none
 LAST_FROM = 32  # who held it before (CENTRE or a seat)
 LAST_PLAYER = 33  # seat that played the last finished turn, -1 before the first
-STATE_SIZE = 34
+WIN_REWARD = 34  # float32 bits of the winner's reward (config win_reward)
+LOSS_REWARD = 35  # float32 bits of every other player's reward after a win (config loss_reward)
+STATE_SIZE = 36
 
 # apply_action outcomes.
 TURN_CONTINUES = -2
@@ -122,10 +127,21 @@ def prizes_held(state: np.ndarray, seat: int) -> int:
     return n
 
 
+def float_bits(value: float) -> int:
+    """A float32 as the int32 with the same bits (how reward values live in the int32 state)."""
+    return int(np.array([value], dtype=np.float32).view(np.int32)[0])
+
+
+DEFAULT_WIN_BITS, DEFAULT_LOSS_BITS = float_bits(1.0), float_bits(-1.0)
+
+
 @njit(cache=True, inline="always")
-def init_state(state: np.ndarray, num_players: int, max_turns: int, variant: int, first_player: int) -> None:
-    """A new game: prizes in the centre, then the roll-off (or ``first_player``'s first turn if >= 0)."""
+def start_game(state: np.ndarray, num_players: int, max_turns: int, variant: int, first_player: int) -> None:
+    """A new game: prizes in the centre, then the roll-off (or ``first_player``'s first turn if >= 0); rewards
+    +1 / -1 (``init_state`` sets the config's)."""
     state[:] = 0
+    state[WIN_REWARD] = DEFAULT_WIN_BITS
+    state[LOSS_REWARD] = DEFAULT_LOSS_BITS
     state[NUM_PLAYERS] = num_players
     state[MAX_TURNS] = max_turns
     state[VARIANT] = variant
@@ -146,7 +162,7 @@ def init_state(state: np.ndarray, num_players: int, max_turns: int, variant: int
 @njit(cache=True, inline="always")
 def init_turn_state(state: np.ndarray, variant: int) -> None:
     """One solitary turn (the turn task): one seat, prizes in the centre, about to roll."""
-    init_state(state, 1, 1, variant, 0)
+    start_game(state, 1, 1, variant, 0)
 
 
 @njit(cache=True, inline="always")
@@ -221,10 +237,10 @@ def apply_chance(state: np.ndarray, faces: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def legal_mask(state: np.ndarray, mask: np.ndarray) -> None:
-    """Write the action mask of the player to move (all zero off decision nodes)."""
+def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
+    """Write ``seat``'s action mask (all zero off decision nodes and for a seat not to move)."""
     mask[:] = 0
-    if state[PHASE] != PHASE_DECIDE:
+    if state[PHASE] != PHASE_DECIDE or seat != state[CURRENT]:
         return
     satisfied = satisfied_prizes(state)
     me = state[CURRENT]
@@ -238,8 +254,8 @@ def legal_mask(state: np.ndarray, mask: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def is_legal(state: np.ndarray, action: int) -> bool:
-    if state[PHASE] != PHASE_DECIDE or action < 0 or action >= NUM_ACTIONS:
+def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
+    if state[PHASE] != PHASE_DECIDE or seat != state[CURRENT] or action < 0 or action >= NUM_ACTIONS:
         return False
     if action < NUM_PRIZES:
         return (satisfied_prizes(state) >> action) & 1 == 1 and state[OWNER + action] != state[CURRENT]
@@ -255,8 +271,8 @@ def _end_turn(state: np.ndarray, prize: int, previous_owner: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def apply_action(state: np.ndarray, action: int) -> int:
-    """Play a legal action (check ``is_legal`` first).
+def apply_action(state: np.ndarray, seat: int, action: int) -> int:
+    """Play ``seat``'s legal action (check ``is_legal`` first).
 
     Returns the prize collected (0..8), TURN_ENDED_EMPTY when every die got frozen, or TURN_CONTINUES
     when unfrozen dice now await a re-roll.
@@ -275,7 +291,7 @@ def apply_action(state: np.ndarray, action: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def rewards(state: np.ndarray, win: float, loss: float, out: np.ndarray) -> None:
+def final_rewards(state: np.ndarray, win: float, loss: float, out: np.ndarray) -> None:
     """Terminal rewards per seat: ``win``/``loss`` after a win, 0 for all after truncation or mid-game."""
     out[:] = 0.0
     winner = state[WINNER]
@@ -321,3 +337,99 @@ def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     if state[PHASE] != PHASE_OVER and state[PHASE] != PHASE_SETUP:
         out[counts_at + n + (state[CURRENT] - seat) % n] = 1.0
     out[counts_at + 2 * n] = state[TURN] / state[MAX_TURNS]
+
+
+# --- The game contract (envs.common.contract): the same names and arity in every game
+
+
+def sizes(config) -> Sizes:
+    """Array lengths under ``config`` (an EasyComeEasyGoConfig)."""
+    n = config.num_players
+    return Sizes(n, STATE_SIZE, observation_size(n), NUM_ACTIONS, NUM_DICE, NUM_DICE)
+
+
+def header(config) -> np.ndarray:
+    """The rule knobs ``init_state`` writes into a state: players, turn limit, variant, first player, rewards."""
+    first = -1 if config.first_player is None else config.first_player
+    return np.array([config.num_players, config.max_turns, int(config.four_of_a_kind_is_two_pairs), first,
+                     float_bits(config.win_reward), float_bits(config.loss_reward)], dtype=np.int32)  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def init_state(state: np.ndarray, head: np.ndarray) -> None:
+    start_game(state, head[0], head[1], head[2], head[3])
+    state[WIN_REWARD] = head[4]
+    state[LOSS_REWARD] = head[5]
+
+
+@njit(cache=True, inline="always")
+def to_act(state: np.ndarray) -> int:
+    phase = state[PHASE]
+    if phase == PHASE_DECIDE:
+        return state[CURRENT]
+    return NOBODY if phase == PHASE_OVER else CHANCE
+
+
+@njit(cache=True, inline="always")
+def status(state: np.ndarray) -> int:
+    if state[PHASE] != PHASE_OVER:
+        return PLAYING
+    return TRUNCATED_STATUS if state[TRUNCATED] else TERMINATED
+
+
+@njit(cache=True, inline="always")
+def rewards(state: np.ndarray, out: np.ndarray) -> None:
+    """The final rewards of the config (``win_reward`` / ``loss_reward``, kept in the state), 0 mid-game."""
+    values = state[WIN_REWARD : LOSS_REWARD + 1].view(np.float32)
+    final_rewards(state, values[0], values[1], out)
+
+
+@njit(cache=True, inline="always")
+def observe(state: np.ndarray, seat: int, out: np.ndarray) -> None:
+    encode_observation(state, seat, out)
+
+
+@njit(cache=True, inline="always")
+def chance_words(state: np.ndarray) -> int:
+    """One random word per die to roll (the roll-off rolls all four)."""
+    return dice_needed(state)
+
+
+@njit(cache=True, inline="always")
+def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> None:
+    """Fair dice: face = word mod 6 (words are uniform on 0..2**63-1: a bias below 1e-18)."""
+    k = dice_needed(state)
+    for i in range(outcome.shape[0]):
+        outcome[i] = words[i] % NUM_FACES if i < k else 0
+
+
+@njit(cache=True, inline="always")
+def check_outcome(state: np.ndarray, outcome: np.ndarray) -> int:
+    """0 if the first ``dice_needed`` values are faces 0..5 (1 otherwise)."""
+    for i in range(dice_needed(state)):
+        if outcome[i] < 0 or outcome[i] >= NUM_FACES:
+            return 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def apply_outcome(state: np.ndarray, outcome: np.ndarray) -> None:
+    apply_chance(state, outcome)
+
+
+@njit(cache=True)
+def enumerate_outcomes(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarray) -> int:
+    """Every roll of the dice to roll, in order (6**k rolls of probability 6**-k); -1 if ``outcomes`` is too small."""
+    k = dice_needed(state)
+    count = NUM_FACES**k
+    if outcomes.shape[0] < count:
+        return -1
+    for code in range(count):
+        rest = code
+        for i in range(NUM_DICE):
+            outcomes[code, i] = 0
+        for i in range(k - 1, -1, -1):
+            outcomes[code, i] = rest % NUM_FACES
+            rest //= NUM_FACES
+        probs[code] = 1.0 / count
+    return count

@@ -137,4 +137,4 @@ def encode_turn_positions(
                 j += 1
         apply_chance(state, faces)
         encode_turn_observation(state, scaled_values[b], obs[b])
-        legal_mask(state, masks[b])
+        legal_mask(state, 0, masks[b])

@@ -2,8 +2,9 @@
 
 It isolates the game's freeze/re-roll decision (see ../shared/rules, "Task environments"). Two faces over
 the same engine functions: ``EasyComeEasyGoTurnEnv`` (one Gymnasium env, injectable dice) and
-``EasyComeEasyGoTurnVecEnv`` (an SB3 ``VecEnv`` stepping N turns in the batched engine's numba loops).
-Both give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains on them with no glue code.
+``EasyComeEasyGoTurnGames`` (N turns stepped in the batched engine's numba loops, behind SB3's ``VecEnv``
+protocol; ``EasyComeEasyGoTurnVecEnv`` is its SB3 ``VecEnv`` twin, importing stable-baselines3 when first used).
+All give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains on them with no glue code.
 
 Chance stream: values (when drawn per episode) then dice, from one generator seeded by ``reset(seed)``;
 with the same seed a 1-game vec env plays the same turns as the single env.
@@ -22,7 +23,7 @@ from envs.common.batching import LegalDiscrete
 from envs.common.config import GameConfig, validate_config
 from envs.common.dice import DiceSource, SeededDice
 from envs.common.table import check_faces, coerce_action, dice_source
-from envs.common.vec_env import BatchedTaskVecEnv
+from envs.common.vec_games import BatchedTaskGames, sb3_names
 
 from . import engine as E
 from .batched import MODE_TURN, GameBatch
@@ -30,7 +31,7 @@ from .turn_encoding import TURN_OBS_SIZE, encode_turn_observation
 
 __all__ = [
     "EasyComeEasyGoTurnEnv",
-    "EasyComeEasyGoTurnVecEnv",
+    "EasyComeEasyGoTurnGames",
     "LegalDiscrete",
     "TurnTaskConfig",
     "UniformIntValues",
@@ -126,7 +127,7 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
         self._seeded_dice = SeededDice(faces=E.NUM_FACES, block=E.NUM_DICE)
         self.value_scale = self.config.value_scale
         self.observation_space = spaces.Box(0.0, 1.0, (TURN_OBS_SIZE,), np.float32)
-        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask, fallback=_FIRST_ROLL_MASK)
+        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask, fallback=_FIRST_ROLL_MASK, env=self)
         self.engine_state = np.zeros(E.STATE_SIZE, dtype=np.int32)
         self.prize_values = np.zeros(E.NUM_PRIZES, dtype=np.float64)
         self._scaled = np.zeros(E.NUM_PRIZES, dtype=np.float64)
@@ -137,10 +138,9 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
         self._seeded_dice.rng = self.np_random  # values and dice: one stream, reseeded by seed
-        if seed is not None:
-            self.action_space.seed(seed)  # reproducible action_space.sample() rollouts too
-            if self._injected_dice is not None:
-                getattr(self._injected_dice, "seed", lambda s: None)(seed)
+        self.action_space.game_started(seed)  # reproducible action_space.sample() rollouts too
+        if seed is not None and self._injected_dice is not None:
+            getattr(self._injected_dice, "seed", lambda s: None)(seed)
         self.prize_values[:] = self.config.draw_values(self.np_random, 1)[0]
         self._scaled[:] = self.prize_values / self.value_scale
         E.init_turn_state(self.engine_state, self._variant)
@@ -154,9 +154,9 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
         if self._over:
             raise RuntimeError("the turn is over: call reset() for a new one")
         action = coerce_action(action, E.NUM_ACTIONS, _ACTION_HELP)
-        if not E.is_legal(self.engine_state, action):
+        if not E.is_legal(self.engine_state, 0, action):
             raise ValueError(f"action {action} is illegal here; legal actions: {np.flatnonzero(self._mask()).tolist()}")
-        result = E.apply_action(self.engine_state, action)
+        result = E.apply_action(self.engine_state, 0, action)
         reward = 0.0
         if result == E.TURN_CONTINUES:
             self._roll()
@@ -174,7 +174,7 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
 
     def _mask(self) -> np.ndarray:
         mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
-        E.legal_mask(self.engine_state, mask)
+        E.legal_mask(self.engine_state, 0, mask)
         return mask
 
     def _roll(self) -> None:
@@ -191,7 +191,7 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
         return {"action_mask": self._mask(), "prize_values": self.prize_values.copy()}
 
 
-class EasyComeEasyGoTurnVecEnv(BatchedTaskVecEnv):
+class EasyComeEasyGoTurnGames(BatchedTaskGames):
     """N turn-task games stepped together in numba (the batched engine's loops); finished turns restart.
 
     SB3 conventions: ``step`` -> obs (N, 86), rewards (N,), dones (N,), infos (``terminal_observation``,
@@ -238,3 +238,6 @@ class EasyComeEasyGoTurnVecEnv(BatchedTaskVecEnv):
         if name == "prize_values":
             return self._core.values[i].copy()
         return super()._game_attr(name, i)
+
+
+__getattr__ = sb3_names(__name__, EasyComeEasyGoTurnGames)  # EasyComeEasyGoTurnVecEnv

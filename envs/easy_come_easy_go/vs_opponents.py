@@ -13,18 +13,20 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.common.config import ConfigError, validate_config
-from envs.common.opponents import SingleGameEnv, TurnOpponentsVecEnv
+from envs.common.opponents import SingleGameEnv, TurnOpponentsGames
+from envs.common.vec_games import sb3_names
 
 from . import engine as E
 from .batched import MODE_GAME, GameBatch
 from .config import EasyComeEasyGoConfig
 
-__all__ = ["EasyComeEasyGoVsOpponentsEnv", "EasyComeEasyGoVsOpponentsVecEnv"]
+__all__ = ["EasyComeEasyGoVsOpponentsEnv", "EasyComeEasyGoVsOpponentsGames"]
 
 
-class EasyComeEasyGoVsOpponentsVecEnv(TurnOpponentsVecEnv):
+class EasyComeEasyGoVsOpponentsGames(TurnOpponentsGames):
     """N full games, the learner at ``learner_seat`` (default 0), every other seat played by ``opponents`` (one
-    policy for all, or one per other seat in seat order). SB3 ``VecEnv`` with ``action_masks()``; ended games'
+    policy for all, or one per other seat in seat order). SB3 ``VecEnv`` protocol with ``action_masks()``
+    (``EasyComeEasyGoVsOpponentsVecEnv``: its SB3 twin); ended games'
     infos add ``won``, ``winner`` (-1 after truncation) and ``turns``.
     """
 
@@ -74,5 +76,8 @@ class EasyComeEasyGoVsOpponentsEnv(SingleGameEnv):
         **config_overrides: Any,
     ) -> None:
         super().__init__(
-            EasyComeEasyGoVsOpponentsVecEnv(1, opponents, config, learner_seat=learner_seat, **config_overrides)
+            EasyComeEasyGoVsOpponentsGames(1, opponents, config, learner_seat=learner_seat, **config_overrides)
         )
+
+
+__getattr__ = sb3_names(__name__, EasyComeEasyGoVsOpponentsGames)  # EasyComeEasyGoVsOpponentsVecEnv

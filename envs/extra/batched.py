@@ -131,6 +131,13 @@ def _scores(states, out):
             out[k, s] = E.score(states[k], s)
 
 
+@njit(cache=True)
+def _winners(states, out):
+    for k in range(states.shape[0]):
+        for s in range(out.shape[1]):
+            out[k, s] = E.wins(states[k], s)
+
+
 # --- The Python side ---------------------------------------------------------------------------------
 
 
@@ -282,4 +289,11 @@ def final_scores(states: np.ndarray, num_players: int) -> np.ndarray:
     """(k, P) scores of k engine states (the engine's ``score``)."""
     out = np.zeros((states.shape[0], num_players), dtype=np.int64)
     _scores(np.ascontiguousarray(states, dtype=np.int32), out)
+    return out
+
+
+def final_winners(states: np.ndarray, num_players: int) -> np.ndarray:
+    """(k, P) bool: the seats that win k ended games (the engine's ``wins``: a top score, shared ones included)."""
+    out = np.zeros((states.shape[0], num_players), dtype=np.bool_)
+    _winners(np.ascontiguousarray(states, dtype=np.int32), out)
     return out

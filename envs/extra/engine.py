@@ -357,25 +357,32 @@ def score(state: np.ndarray, seat: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def wins(state: np.ndarray, seat: int) -> bool:
+    """The winner rule (read once the game is over): every seat with the highest score wins, a shared top score
+    included; solitaire: a score of 0 or more. The win reward, the renderers and the seat envs' ``won`` use it."""
+    mine = score(state, seat)
+    n = state[NUM_PLAYERS]
+    if n == 1:
+        return mine >= 0
+    for s in range(n):
+        if score(state, s) > mine:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
 def final_reward(state: np.ndarray, seat: int, mode: int) -> float:
     """The seat's terminal reward, 0 until it is known.
 
     REWARD_SCORE: score / 100 once the seat has finished (its sheet is final). REWARD_WIN: once the game is
-    over, +1 to every seat with the highest score and -1 to the others; solitaire: +1 unless negative.
+    over, +1 to every seat that ``wins`` and -1 to the others.
     """
     base = PLAYERS + seat * PLAYER_SIZE
     if mode == REWARD_SCORE:
         return score(state, seat) / 100.0 if state[base + P_DONE] == 1 else 0.0
     if state[PHASE] != PHASE_OVER:
         return 0.0
-    mine = score(state, seat)
-    n = state[NUM_PLAYERS]
-    if n == 1:
-        return 1.0 if mine >= 0 else -1.0
-    for s in range(n):
-        if score(state, s) > mine:
-            return -1.0
-    return 1.0
+    return 1.0 if wins(state, seat) else -1.0
 
 
 @njit(cache=True, inline="always")

@@ -29,9 +29,8 @@ def _seat(state: np.ndarray, seat: int) -> tuple[int, np.ndarray, np.ndarray, np
 
 
 def _winners(state: np.ndarray) -> list[int]:
-    n = int(state[E.NUM_PLAYERS])
-    scores = [int(E.score(state, s)) for s in range(n)]
-    return [s for s in range(n) if scores[s] == max(scores)]
+    """The seats that win an ended game (the engine's rule)."""
+    return [s for s in range(int(state[E.NUM_PLAYERS])) if E.wins(state, s)]
 
 
 def _status(state: np.ndarray) -> str:
@@ -40,7 +39,7 @@ def _status(state: np.ndarray) -> str:
     if phase == E.PHASE_OVER:
         if n == 1:
             total = int(E.score(state, 0))
-            return f"game over after {state[E.ROUND]} rounds: {total} points, {'lost' if total < 0 else 'won'}"
+            return f"game over after {state[E.ROUND]} rounds: {total} points, {'won' if _winners(state) else 'lost'}"
         names = ", ".join(f"player_{s}" for s in _winners(state))
         return f"game over after {state[E.ROUND]} rounds: {names} win{'s' if ',' not in names else ''}"
     if phase == E.PHASE_ROLL:

@@ -3,8 +3,9 @@
 
 The natural single-agent benchmark of the game (rules/extra.md, "Task environments"). Two faces over the same
 engine: ``ExtraSolitaireEnv`` (one Gymnasium env, injectable dice, built on the PettingZoo faces' table so
-errors and infos read the same) and ``ExtraSolitaireVecEnv`` (an SB3 ``VecEnv`` stepping N games in the batched
-engine's numba loops). Both give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains with no glue.
+errors and infos read the same) and ``ExtraSolitaireGames`` (N games stepped in the batched engine's numba
+loops, behind SB3's ``VecEnv`` protocol; ``ExtraSolitaireVecEnv`` is its SB3 ``VecEnv`` twin, importing
+stable-baselines3 when first used). All give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains with no glue.
 
 Observation: the engine's observation for one player (``observation_size(1)`` = 125 floats; layout in
 README.md). Chance: one generator seeded by ``reset(seed)``; a 1-game vec env replays the single env.
@@ -22,14 +23,14 @@ from pydantic import Field
 from envs.common.batching import LegalDiscrete
 from envs.common.config import GameConfig, validate_config
 from envs.common.dice import DiceSource
-from envs.common.vec_env import BatchedTaskVecEnv
+from envs.common.vec_games import BatchedTaskGames, sb3_names
 
 from . import engine as E
 from .batched import ExtraBatchCore, final_scores
 from .config import ExtraConfig, ExtraSheet
 from .table import ExtraTable
 
-__all__ = ["ExtraSolitaireEnv", "ExtraSolitaireVecEnv", "SolitaireConfig"]
+__all__ = ["ExtraSolitaireEnv", "ExtraSolitaireGames", "SolitaireConfig"]
 
 AGENT = "player_0"
 
@@ -77,7 +78,7 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
         self._injected = dice is not None
         self._setup(self.task_config.game_config(), dice, render_mode)
         self.observation_space = _spaces(self.config)
-        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask)
+        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask, env=self)
         self._over = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
@@ -85,8 +86,7 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
         super().reset(seed=seed)
         if not self._injected:
             self.dice.rng = self.np_random  # one stream, reseeded by seed (Gymnasium's np_random)
-        if seed is not None:
-            self.action_space.seed(seed)  # reproducible action_space.sample() rollouts too
+        self.action_space.game_started(seed)  # reproducible action_space.sample() rollouts too
         self._new_game(seed if self._injected else None)
         self.agents = [AGENT]
         self._over = False
@@ -127,7 +127,7 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
         return info
 
 
-class ExtraSolitaireVecEnv(BatchedTaskVecEnv):
+class ExtraSolitaireGames(BatchedTaskGames):
     """N solitaire games stepped together in numba (the batched engine); finished games restart at once.
 
     SB3 conventions: ``step`` -> obs (N, 125), rewards (N,) (final score / 100 when a game ends, else 0; with
@@ -161,3 +161,6 @@ class ExtraSolitaireVecEnv(BatchedTaskVecEnv):
 
     def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
         return [{"score": int(score)} for score in final_scores(self._core.final_states[ended], 1)[:, 0]]
+
+
+__getattr__ = sb3_names(__name__, ExtraSolitaireGames)  # ExtraSolitaireVecEnv

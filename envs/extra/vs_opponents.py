@@ -15,20 +15,21 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.common.config import ConfigError, validate_config
-from envs.common.opponents import OpponentsVecEnv, SingleGameEnv
+from envs.common.opponents import OpponentsGames, SingleGameEnv
+from envs.common.vec_games import sb3_names
 
 from . import engine as E
-from .batched import ExtraBatchCore, final_scores
+from .batched import ExtraBatchCore, final_scores, final_winners
 from .config import ExtraConfig
 
-__all__ = ["ExtraVsOpponentsEnv", "ExtraVsOpponentsVecEnv"]
+__all__ = ["ExtraVsOpponentsEnv", "ExtraVsOpponentsGames"]
 
 
-class ExtraVsOpponentsVecEnv(OpponentsVecEnv):
+class ExtraVsOpponentsGames(OpponentsGames):
     """N games of 2-6 players, the learner at ``learner_seat`` (default 0), every other seat played by
-    ``opponents`` (one policy for all, or one per other seat in seat order). SB3 ``VecEnv`` with
-    ``action_masks()``; ended games' infos add ``won`` (a top score, ties included), ``tied`` (the top score was
-    shared), ``scores`` (every seat's) and ``rounds``.
+    ``opponents`` (one policy for all, or one per other seat in seat order). SB3 ``VecEnv`` protocol with
+    ``action_masks()`` (``ExtraVsOpponentsVecEnv``: its SB3 twin); ended games' infos add ``won`` (a top score,
+    ties included), ``tied`` (the top score was shared), ``scores`` (every seat's) and ``rounds``.
     """
 
     def __init__(
@@ -74,15 +75,15 @@ class ExtraVsOpponentsVecEnv(OpponentsVecEnv):
 
     def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
         final = self._core.final_states[ended]
-        scores = final_scores(final, self.config.num_players)
+        n = self.config.num_players
         return [
             {
-                "won": bool(row[self.learner_seat] == row.max()),
-                "tied": bool((row == row.max()).sum() > 1),
+                "won": bool(won[self.learner_seat]),
+                "tied": bool(won.sum() > 1),
                 "scores": row.tolist(),
                 "rounds": int(rounds),
             }
-            for row, rounds in zip(scores, final[:, E.ROUND], strict=True)
+            for won, row, rounds in zip(final_winners(final, n), final_scores(final, n), final[:, E.ROUND], strict=True)
         ]
 
 
@@ -96,4 +97,7 @@ class ExtraVsOpponentsEnv(SingleGameEnv):
         learner_seat: int = 0,
         **config_overrides: Any,
     ) -> None:
-        super().__init__(ExtraVsOpponentsVecEnv(1, opponents, config, learner_seat=learner_seat, **config_overrides))
+        super().__init__(ExtraVsOpponentsGames(1, opponents, config, learner_seat=learner_seat, **config_overrides))
+
+
+__getattr__ = sb3_names(__name__, ExtraVsOpponentsGames)  # ExtraVsOpponentsVecEnv

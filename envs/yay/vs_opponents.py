@@ -13,18 +13,20 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.common.config import validate_config
-from envs.common.opponents import SingleGameEnv, TurnOpponentsVecEnv
+from envs.common.opponents import SingleGameEnv, TurnOpponentsGames
+from envs.common.vec_games import sb3_names
 
 from . import engine as E
 from .batched import YayBatchCore, final_outcomes, final_standings
 from .config import YayConfig
 
-__all__ = ["YayVsOpponentsEnv", "YayVsOpponentsVecEnv"]
+__all__ = ["YayVsOpponentsEnv", "YayVsOpponentsGames"]
 
 
-class YayVsOpponentsVecEnv(TurnOpponentsVecEnv):
+class YayVsOpponentsGames(TurnOpponentsGames):
     """N games of Yay!, the learner at ``learner_seat`` (default 0), every other seat played by ``opponents`` (one
-    policy for all, or one per other seat in seat order). SB3 ``VecEnv`` with ``action_masks()``; ended games'
+    policy for all, or one per other seat in seat order). SB3 ``VecEnv`` protocol with ``action_masks()``
+    (``YayVsOpponentsVecEnv``: its SB3 twin); ended games'
     infos add ``won`` (a shared win counts), ``tied`` (the win was shared), ``standings`` (uncrossed numbers and
     their sum per seat) and ``turns``.
     """
@@ -71,4 +73,7 @@ class YayVsOpponentsEnv(SingleGameEnv):
         learner_seat: int = 0,
         **config_overrides: Any,
     ) -> None:
-        super().__init__(YayVsOpponentsVecEnv(1, opponents, config, learner_seat=learner_seat, **config_overrides))
+        super().__init__(YayVsOpponentsGames(1, opponents, config, learner_seat=learner_seat, **config_overrides))
+
+
+__getattr__ = sb3_names(__name__, YayVsOpponentsGames)  # YayVsOpponentsVecEnv

@@ -1,0 +1,230 @@
+"""N games in one batched core behind SB3's ``VecEnv`` protocol, without importing stable-baselines3.
+
+Why: the vectorised task envs (and the Gymnasium envs built on them) are part of ``envs``, which needs only its
+runtime dependencies. Each class here speaks SB3's ``VecEnv`` protocol (``reset``, ``step_async``/``step_wait``,
+``seed``, ``get_attr``, ``env_method``, ``action_masks``) by duck typing; SB3 itself is needed only for its
+``isinstance(env, VecEnv)`` checks, so each ``*Games`` class has a ``*VecEnv`` twin, a real ``VecEnv`` subclass
+made by ``vec_env.sb3_vec_env`` when that name is first looked up (``sb3_names``).
+
+sb3-contrib's ``MaskablePPO`` asks a VecEnv for ``env_method("action_masks")``; SB3 asks for per-game
+attributes. Every vectorised task answers the same way, so the answers live here once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .batching import read_only
+
+__all__ = ["BatchedTaskGames", "CoreGames", "MaskedGames", "StepReturn", "sb3_names", "twin_name"]
+
+StepReturn = tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]  # SB3's VecEnvStepReturn
+
+
+class MaskedGames:
+    """SB3 ``VecEnv`` protocol for N games living in one batched core.
+
+    Subclasses implement ``reset``, ``step_wait`` and ``_masks()`` ((N, A) 0/1), and may extend
+    ``_game_attr(name, i)`` with the per-game attributes they list in ``_GAME_ATTRS``; ``_GAME_METHODS`` lists
+    what ``env_method`` may call. ``seed``, ``step`` and the attributes set by ``_init_vec`` behave as SB3's
+    ``VecEnv`` base class's do (whose ``__init__`` the ``*VecEnv`` twins run instead).
+    """
+
+    _GAME_METHODS: tuple[str, ...] = ("action_masks",)
+    _GAME_ATTRS: tuple[str, ...] = ()
+    _SHARED_ATTRS: tuple[str, ...] = ("config", "observation_space", "action_space", "metadata")
+    _actions: np.ndarray | None = None
+    num_envs: int
+
+    def _init_vec(self, num_envs: int, observation_space: spaces.Space, action_space: spaces.Space) -> None:
+        self.num_envs = num_envs
+        self.observation_space = observation_space
+        self.action_space = action_space
+        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+        self._seeds: list[int | None] = [None] * num_envs
+        self._options: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+        self.render_mode = None
+        self.metadata: dict[str, Any] = {"render_modes": []}
+
+    def reset(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def step_wait(self) -> StepReturn:
+        raise NotImplementedError
+
+    def _masks(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def action_masks(self) -> np.ndarray:
+        """(N, A) bool legal actions of every game (sb3-contrib MaskablePPO convention)."""
+        return self._masks().astype(bool)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = actions
+
+    def step(self, actions: np.ndarray) -> StepReturn:
+        """``step_async`` then ``step_wait`` -> obs (N, D), rewards (N,), dones (N,), infos."""
+        self.step_async(actions)
+        return self.step_wait()
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        """Seed the shared chance stream at the next ``reset()`` (SB3 convention: seeds seed + i per game; ``None``
+        draws a fresh seed)."""
+        if seed is None:
+            seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
+        self._seeds = [seed + i for i in range(self.num_envs)]
+        return list(self._seeds)
+
+    def _reset_seeds(self) -> None:
+        self._seeds = [None] * self.num_envs
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _get_indices(self, indices: Any) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        return [indices] if isinstance(indices, int) else indices
+
+    def _game_attr(self, name: str, i: int) -> Any:
+        if name == "action_masks":
+            return partial(self._game_mask, i)
+        if name in ("render_mode", "spec"):
+            return None
+        if name in self._SHARED_ATTRS:
+            return getattr(self, name)
+        raise AttributeError(
+            f"the games of {type(self).__name__} have no attribute {name!r}; available: "
+            f"{', '.join(('action_masks', *self._GAME_ATTRS, 'render_mode', 'spec', *self._SHARED_ATTRS))}"
+        )
+
+    def _game_mask(self, i: int) -> np.ndarray:
+        return self._masks()[i].astype(bool)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [self._game_attr(attr_name, i) for i in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"cannot set {attr_name!r}: the games of {type(self).__name__} are set only by config")
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None, **kwargs: Any) -> list:
+        if method_name not in self._GAME_METHODS:
+            raise AttributeError(
+                f"the games of {type(self).__name__} have no method {method_name!r}; available: {self._GAME_METHODS}"
+            )
+        if method_name == "action_masks" and indices is None:
+            return list(self.action_masks())
+        return [self._game_attr(method_name, i)(*method_args, **kwargs) for i in self._get_indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+
+class CoreGames(MaskedGames):
+    """N games in one batched core, seen from one seat (``_seat``): SB3 reset and episode bookkeeping.
+
+    The core (a game's batch core) provides ``num_envs``, ``reset(seed)``, ``step(actions, ...)`` -> the indices of
+    the games that ended (already restarted), and arrays ``states``, ``rewards`` (N, P), ``done`` (N,),
+    ``final_obs`` (N, P, D), ``final_states``. Subclasses give ``_obs()``, ``_masks()``, ``_final_infos(ended)``
+    (their own keys of each ended game's info) and ``step_wait``.
+    """
+
+    _seat = 0
+
+    def _init_core(self, core: Any, observation_space: spaces.Space, action_space: spaces.Space) -> None:
+        self._core = core
+        self._lengths = np.zeros(core.num_envs, dtype=np.int64)  # the seat's decisions so far, per episode
+        self._returns = np.zeros(core.num_envs, dtype=np.float64)  # episode returns so far (shaped rewards)
+        self._t0 = time.time()
+        self._init_vec(core.num_envs, observation_space, action_space)
+
+    def _obs(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    @property
+    def engine_states(self) -> np.ndarray:
+        """The engine states (N, STATE_SIZE), read-only view."""
+        return read_only(self._core.states)
+
+    def _reset_core(self) -> int | None:
+        """Start all N games with the seed set by ``seed()`` (used once: later resets continue the stream)."""
+        seed = self._seeds[0]
+        self._core.reset(seed)
+        self._reset_seeds()
+        self._lengths[:] = 0
+        self._returns[:] = 0.0
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return seed
+
+    def _close_episodes(self, ended: np.ndarray, infos: list[dict[str, Any]]) -> None:
+        """SB3's end-of-episode infos for the games in ``ended`` (their ``_returns`` / ``_lengths`` complete)."""
+        elapsed = round(time.time() - self._t0, 6)
+        for i, extra in zip(ended.tolist(), self._final_infos(ended), strict=True):
+            infos[i] = {
+                "terminal_observation": self._core.final_obs[i, self._seat].copy(),
+                "TimeLimit.truncated": False,
+                **extra,
+                "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed},
+            }
+        self._lengths[ended] = 0
+        self._returns[ended] = 0.0
+
+
+class BatchedTaskGames(CoreGames):
+    """A single-seat task's N games (seat 0 is the task's player): auto-reset, one core step per step."""
+
+    def reset(self) -> np.ndarray:
+        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
+        self._reset_core()
+        return self._obs().copy()
+
+    def step_wait(self) -> StepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async(actions)")
+        actions, self._actions = self._actions, None
+        core = self._core
+        ended = core.step(actions)
+        self._lengths += 1
+        rewards = core.rewards[:, 0].copy()
+        self._returns += rewards
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._close_episodes(ended, infos)
+        return self._obs().copy(), rewards, core.done != 0, infos
+
+
+def twin_name(games: type[MaskedGames]) -> str:
+    """``FooGames`` -> ``FooVecEnv``, the name of its SB3 twin."""
+    return games.__name__.removesuffix("Games") + "VecEnv"
+
+
+def sb3_names(module: str, *games: type[MaskedGames]) -> Callable[[str], type]:
+    """A module ``__getattr__`` (PEP 562) serving each ``FooGames`` class of ``games`` as ``FooVecEnv``, its SB3
+    ``VecEnv`` twin. stable-baselines3 is imported at the first such lookup, never when the module is imported."""
+    twins = {twin_name(cls): cls for cls in games}
+
+    def __getattr__(name: str) -> type:
+        if name not in twins:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        try:
+            from .vec_env import sb3_vec_env
+        except ImportError as exc:
+            raise ImportError(
+                f"{module}.{name} is a stable-baselines3 VecEnv: install the 'train' extra "
+                f"(pip install 'dice-arena[train]'), or use {twins[name].__name__}, the same games without SB3 ({exc})"
+            ) from exc
+        return sb3_vec_env(twins[name])
+
+    return __getattr__
+
+
+__getattr__ = sb3_names(__name__, MaskedGames, CoreGames, BatchedTaskGames)
