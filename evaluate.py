@@ -28,7 +28,7 @@ from agents.recipes import section as checked_section
 from envs.common.config import ConfigError, GameConfig, validate_config
 
 KINDS = {
-    "easy_come_easy_go": ("random", "myopic", "exact", "heuristic", "sb3"),
+    "easy_come_easy_go": ("random", "eceg_myopic", "eceg_exact", "eceg_heuristic", "sb3"),
     "extra": ("random", "extra_greedy", "extra_planner", "extra_expectimax", "sb3"),
     "yay": ("random", "yay_greedy", "yay_lookahead", "sb3"),
 }
@@ -245,7 +245,7 @@ def run_easy_come_easy_go(recipe: EasyComeEasyGoRecipe) -> list[tuple[str, str, 
     out = []
     for task, section in recipe.turn_tasks.items():
         rows = []
-        for name, agent in _players(recipe, task, ("random", "myopic", "exact", "sb3")).items():
+        for name, agent in _players(recipe, task, ("random", "eceg_myopic", "eceg_exact", "sb3")).items():
             total = len(sample_value_vectors(section.config, section.value_vectors, section.seed))
             with tqdm(total=total, desc=f"{task}: {name}", leave=False) as bar:
                 row = score_turn_policy(agent, section.config, section.value_vectors, section.seed, bar.update)
@@ -256,7 +256,7 @@ def run_easy_come_easy_go(recipe: EasyComeEasyGoRecipe) -> list[tuple[str, str, 
         section = recipe.full_game
 
         def in_game(agent, spec: AgentSpec):
-            if spec.kind == "exact":  # the optimal turn for "any prize I do not hold"
+            if spec.kind == "eceg_exact":  # the optimal turn for "any prize I do not hold"
                 return TurnPolicyInGame(agent, valuation=any_prize_not_mine)
             if spec.kind == "sb3":  # the trained turn policy chasing the heuristic's position values
                 return TurnPolicyInGame(agent)

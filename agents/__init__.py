@@ -6,6 +6,7 @@ kwargs, game)`` checks a name and its arguments without building anything, so a 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 from typing import Any
@@ -13,40 +14,71 @@ from typing import Any
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 
-__all__ = ["AGENT_GAMES", "AGENT_NAMES", "Agent", "RandomAgent", "check_agent", "make_agent"]
+__all__ = ["AGENT_GAMES", "AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent"]
 
-# name -> (module, class, the game it plays or None for any). Imported on demand: the solver tables and SB3
-# (an optional dependency) cost time to load.
-_AGENTS: dict[str, tuple[str, str, str | None]] = {
+# Agents for any game; each game's own agents are declared in its GameSpec (envs/<game>/game.py).
+_GENERIC: dict[str, tuple[str, str, str | None]] = {
     "random": ("agents.random_agent", "RandomAgent", None),
-    "myopic": ("agents.easy_come_easy_go", "MyopicAgent", "easy_come_easy_go"),
-    "exact": ("agents.easy_come_easy_go", "ExactTurnAgent", "easy_come_easy_go"),
-    "heuristic": ("agents.easy_come_easy_go", "FullGameHeuristicAgent", "easy_come_easy_go"),
     "sb3": ("agents.sb3_agent", "SB3Agent", None),
+}
+# Games whose GameSpec does not list its agents yet (they move there as each game's port to the contract ends).
+_NOT_IN_A_SPEC_YET: dict[str, tuple[str, str, str | None]] = {
     "extra_greedy": ("agents.extra", "GreedyAgent", "extra"),
     "extra_planner": ("agents.extra", "PlannerAgent", "extra"),
     "extra_expectimax": ("agents.extra", "ExpectimaxAgent", "extra"),
     "yay_greedy": ("agents.yay", "YayGreedyAgent", "yay"),
     "yay_lookahead": ("agents.yay", "YayLookaheadAgent", "yay"),
 }
-AGENT_NAMES = tuple(_AGENTS)
+
+
+def _agents() -> dict[str, tuple[str, str, str | None]]:
+    """name -> (module, class, the game it plays or None for any), from the registered games' specs."""
+    import envs  # noqa: F401  (registers the suite's games)
+    from envs.common.contract import GAMES
+
+    table = dict(_GENERIC)
+    for spec in GAMES.values():
+        for name, target in spec.agents.items():
+            module, cls = target.split(":")
+            table[name] = (module, cls, spec.id)
+    for name, entry in _NOT_IN_A_SPEC_YET.items():
+        table.setdefault(name, entry)
+    return table
+
+
+_AGENTS = _agents()
+AGENT_NAMES = tuple(_AGENTS)  # the suite's agents (agent_names() also lists games registered later)
 AGENT_GAMES = {name: game for name, (_, _, game) in _AGENTS.items()}
 
 
+def agent_names(game: str | None = None) -> tuple[str, ...]:
+    """Every registered agent's name, or those that can play ``game``."""
+    return tuple(n for n, (_, _, g) in _agents().items() if game is None or g in (None, game))
+
+
+def _unknown(name: Any, game: str | None) -> ValueError:
+    known = agent_names(game)
+    near = [n for n in known if isinstance(name, str) and n.endswith(f"_{name}")]
+    near += difflib.get_close_matches(str(name), known, n=2)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    scope = f" for {game}" if game else ""
+    return ValueError(f"unknown agent {name!r}{hint} Known agents{scope}: {', '.join(known)}")
+
+
 def _constructor(name: str) -> Any:
-    module, cls, _ = _AGENTS[name]
+    module, cls, _ = _agents()[name]
     agent_class = getattr(importlib.import_module(module), cls)
     return agent_class.load if name == "sb3" else agent_class
 
 
 def check_agent(name: Any, kwargs: dict[str, Any] | None = None, game: str | None = None) -> None:
     """A ValueError / TypeError naming what is wrong with agent ``name`` and its arguments (for ``game``)."""
-    if not isinstance(name, str) or name not in _AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(AGENT_NAMES)}")
-    plays = AGENT_GAMES[name]
+    table = _agents()
+    if not isinstance(name, str) or name not in table:
+        raise _unknown(name, game)
+    plays = table[name][2]
     if game is not None and plays not in (None, game):
-        fits = ", ".join(n for n, g in AGENT_GAMES.items() if g in (None, game))
-        raise ValueError(f"agent {name!r} plays {plays}, not {game}; agents for {game}: {fits}")
+        raise ValueError(f"agent {name!r} plays {plays}, not {game}; agents for {game}: {', '.join(agent_names(game))}")
     try:
         inspect.signature(_constructor(name)).bind(**(kwargs or {}))
     except TypeError as exc:

@@ -436,13 +436,15 @@ def test_sb3_agent_missing_file(tmp_path) -> None:
 
 def test_make_agent_registry() -> None:
     assert isinstance(make_agent("random", seed=1), RandomAgent)
-    assert isinstance(make_agent("myopic"), MyopicAgent)
-    assert isinstance(make_agent("exact"), ExactTurnAgent)
-    assert isinstance(make_agent("heuristic", steal_bonus=(0.5, 2.0)), FullGameHeuristicAgent)
-    with pytest.raises(ValueError, match="known agents: " + ", ".join(AGENT_NAMES)):
+    assert isinstance(make_agent("eceg_myopic"), MyopicAgent)
+    assert isinstance(make_agent("eceg_exact"), ExactTurnAgent)
+    assert isinstance(make_agent("eceg_heuristic", steal_bonus=(0.5, 2.0)), FullGameHeuristicAgent)
+    with pytest.raises(ValueError, match="unknown agent 'heuristic'; did you mean 'eceg_heuristic'"):
+        make_agent("heuristic")  # agent names carry their game
+    with pytest.raises(ValueError, match="Known agents: " + ", ".join(AGENT_NAMES)):
         make_agent("greedy")
     with pytest.raises(TypeError, match="make_agent"):
-        make_agent("myopic", depth=3)
+        make_agent("eceg_myopic", depth=3)
 
 
 def test_unique_rows_groups_like_numpy_unique() -> None:

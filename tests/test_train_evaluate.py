@@ -96,9 +96,9 @@ def tiny_eval_recipe(out: Path) -> dict:
         "output_dir": str(out),
         "agents": {
             "random": {"kind": "random", "kwargs": {"seed": 0}},
-            "myopic": {"kind": "myopic"},
-            "exact": {"kind": "exact"},
-            "heuristic": {"kind": "heuristic"},
+            "myopic": {"kind": "eceg_myopic"},
+            "exact": {"kind": "eceg_exact"},
+            "heuristic": {"kind": "eceg_heuristic"},
             "absent": {"kind": "sb3", "path": str(out / "nope.zip"), "if_missing": "skip"},
         },
         "turn_tasks": {
@@ -230,7 +230,7 @@ def test_every_shipped_recipe_validates(path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("task", "config"),
-    [("easy_come_easy_go_vs_opponents", {"opponents": ["myopic"], "game": {"num_players": 2}}),
+    [("easy_come_easy_go_vs_opponents", {"opponents": ["eceg_myopic"], "game": {"num_players": 2}}),
      ("extra_vs_opponents", {"opponents": "extra_greedy", "learner_seat": 1, "game": {"num_players": 3}}),
      ("yay_vs_opponents", {"opponents": ["yay_greedy"], "learner_seat": 1, "game": {"rows": 5, "cols": 5}})],
 )  # fmt: skip

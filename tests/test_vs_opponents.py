@@ -144,7 +144,7 @@ def test_gymnasium_and_sb3_env_checkers_pass(make) -> None:
 
 
 def test_gymnasium_make_by_id_and_a_whole_game() -> None:
-    for env_id, opponent in (("dicearena/EasyComeEasyGoVsOpponents-v0", "heuristic"),
+    for env_id, opponent in (("dicearena/EasyComeEasyGoVsOpponents-v0", "eceg_heuristic"),
                              ("dicearena/ExtraVsOpponents-v0", "extra_planner"),
                              ("dicearena/YayVsOpponents-v0", "random")):  # fmt: skip
         env = gymnasium.make(env_id, opponents=make_agent(opponent))
@@ -229,8 +229,8 @@ def test_unseeded_reset_continues_the_envs_own_chance_stream(make) -> None:
 def test_scoring_ranks_the_players_as_the_game_says() -> None:
     """Strong at the learner's seat wins often against random play, random rarely against the heuristic."""
     task = "easy_come_easy_go_vs_opponents"
-    strong = score_vs_opponents(task, make_agent("heuristic"), {"opponents": "random"}, 300, 0)
-    weak = score_vs_opponents(task, make_agent("random", seed=1), {"opponents": "heuristic"}, 300, 0)
+    strong = score_vs_opponents(task, make_agent("eceg_heuristic"), {"opponents": "random"}, 300, 0)
+    weak = score_vs_opponents(task, make_agent("random", seed=1), {"opponents": "eceg_heuristic"}, 300, 0)
     assert strong["games"] == weak["games"] == 300
     assert strong["win_rate"] > 0.9 > 0.1 > weak["win_rate"]
     assert 0.35 < weak["reference_win_rate"] < 0.65  # the heuristic against itself: about even

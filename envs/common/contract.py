@@ -102,6 +102,7 @@ class GameSpec:
     render_rgb: Callable[[Any, np.ndarray], np.ndarray] | None = None
     agents: dict[str, str] = field(default_factory=dict)
     kernels: str | None = None  # "module" of the game's compiled batched kernels (envs.common.batch_loops)
+    agent_prefix: str = ""  # what agent names start with (default: the id), e.g. "eceg" for "eceg_heuristic"
     bench_targets: dict[str, float] = field(default_factory=dict)  # "env", "batched": x connect_four_v3 env()
 
     def __post_init__(self) -> None:
@@ -110,9 +111,13 @@ class GameSpec:
             raise TypeError(f"game {self.id!r}: engine {self.engine.__name__} lacks {missing} (envs.common.contract)")
         if not self.id.isidentifier():
             raise ValueError(f"a game id is a lower-case identifier (it prefixes agent names), got {self.id!r}")
-        wrong = [name for name in self.agents if not name.startswith(f"{self.id}_")]
+        wrong = [name for name in self.agents if not name.startswith(f"{self.prefix}_")]
         if wrong:
-            raise ValueError(f"game {self.id!r}: agent names carry the game's id as prefix, got {wrong}")
+            raise ValueError(f"game {self.id!r}: agent names start with {self.prefix + '_'!r}, got {wrong}")
+
+    @property
+    def prefix(self) -> str:
+        return self.agent_prefix or self.id
 
     @property
     def env_id(self) -> str:

@@ -74,8 +74,14 @@ def batch_encode(states, obs, masks, seats):
 
 EASY_COME_EASY_GO = register_game(
     GameSpec(
-        id="eceg",
+        id="easy_come_easy_go",
         title="Easy Come, Easy Go",
+        agent_prefix="eceg",
+        agents={
+            "eceg_myopic": "agents.easy_come_easy_go:MyopicAgent",
+            "eceg_exact": "agents.easy_come_easy_go:ExactTurnAgent",
+            "eceg_heuristic": "agents.easy_come_easy_go:FullGameHeuristicAgent",
+        },
         config=EasyComeEasyGoConfig,
         engine=E,
         describe_action=describe_action,
