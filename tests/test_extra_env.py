@@ -328,7 +328,7 @@ def _random_games(n_games: int, seed: int, children: int, minus, points, columns
     faces = np.zeros(E.NUM_DICE, dtype=np.int64)
     for g in range(n_games):
         n = 1 + g % E.MAX_PLAYERS
-        E.init_state(state, n, children, 200, minus, points, columns)
+        E.start_game(state, n, children, 200, minus, points, columns)
         steps = 0
         while state[E.PHASE] != E.PHASE_OVER and steps < 100_000:
             steps += 1

@@ -22,7 +22,7 @@ def pips(*values: int) -> list[int]:
 
 def new_state(num_players: int = 1, children: bool = False) -> np.ndarray:
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-    E.init_state(
+    E.start_game(
         state,
         num_players,
         int(children),
@@ -304,14 +304,14 @@ def test_game_ends_when_everyone_has_finished_and_equal_best_scores_share_the_wi
     scores = [E.score(custom, s) for s in range(3)]
     assert scores == [-400, -200, -400]
     out = np.zeros(E.MAX_PLAYERS)
-    E.rewards(custom, E.REWARD_WIN, out)
+    E.final_rewards(custom, E.REWARD_WIN, out)
     assert out[:3].tolist() == [-1.0, 1.0, -1.0]
-    E.rewards(custom, E.REWARD_SCORE, out)
+    E.final_rewards(custom, E.REWARD_SCORE, out)
     assert out[:3].tolist() == [-4.0, -2.0, -4.0]
     base2 = E.PLAYERS + 2 * E.PLAYER_SIZE
     custom[base2 : base2 + E.NUM_ROWS] = 0
     custom[base2 + 11 - 2] = 2  # player_2 now has row 11 twice, like player_1: a shared win
-    E.rewards(custom, E.REWARD_WIN, out)
+    E.final_rewards(custom, E.REWARD_WIN, out)
     assert out[:3].tolist() == [-1.0, 1.0, 1.0]
 
 

@@ -148,7 +148,8 @@ def test_loading_a_planted_model_runs_nothing_on_any_path(tmp_path: Path, capsys
     assert np.all(agent.act_batch(np.zeros((4, 86), np.float32), masks) >= 10)
 
     evaluation = {"name": "planted", "game": "easy_come_easy_go", "output_dir": str(tmp_path / "eval"),
-                  "agents": {"trained": {"kind": "sb3", "path": str(out / "model.zip")}, "myopic": {"kind": "eceg_myopic"}},
+                  "agents": {"trained": {"kind": "sb3", "path": str(out / "model.zip")},
+                             "myopic": {"kind": "eceg_myopic"}},
                   "turn_tasks": {"ones": {"config": {"prize_values": [1] * 9}, "value_vectors": 1}}}  # fmt: skip
     assert evaluate.main([str(write(tmp_path / "e.yaml", evaluation))]) == 0  # 2. evaluate.py kind sb3
 

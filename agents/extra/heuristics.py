@@ -22,8 +22,6 @@ Planning value ``V`` of a sheet (weights in ``PlannerAgent.DEFAULTS``):
 
 from __future__ import annotations
 
-import itertools
-import math
 from typing import Any
 
 import numpy as np
@@ -32,7 +30,7 @@ from numba import njit
 from agents.base import Agent
 from envs.common.config import validate_config
 from envs.extra import engine as E
-from envs.extra.config import ExtraSheet
+from envs.extra.config import ExtraConfig, ExtraSheet
 
 __all__ = [
     "ExpectimaxAgent",
@@ -49,15 +47,14 @@ KIND_EXPECTIMAX = 2
 
 
 def _throws() -> tuple[np.ndarray, np.ndarray]:
-    """The 252 distinct throws of five dice (0-based faces, sorted) and their probabilities."""
-    faces, probs = [], []
-    for combo in itertools.combinations_with_replacement(range(E.NUM_FACES), E.NUM_DICE):
-        count = math.factorial(E.NUM_DICE)
-        for f in set(combo):
-            count //= math.factorial(combo.count(f))
-        faces.append(combo)
-        probs.append(count / E.NUM_FACES**E.NUM_DICE)
-    return np.asarray(faces, dtype=np.int64), np.asarray(probs, dtype=np.float64)
+    """The 252 distinct throws of five dice (0-based faces, sorted) and their probabilities: the engine's
+    ``enumerate_outcomes`` at a chance node, so the agents hold no chance model of their own."""
+    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    E.init_state(state, E.header(ExtraConfig(num_players=1)))
+    faces = np.zeros((E.NUM_THROWS, E.NUM_DICE), dtype=np.int32)
+    probs = np.zeros(E.NUM_THROWS, dtype=np.float64)
+    count = E.enumerate_outcomes(state, faces, probs)
+    return faces[:count].astype(np.int64), probs[:count]
 
 
 THROWS, THROW_PROBS = _throws()
@@ -222,7 +219,7 @@ def _choose(obs, masks, children, penalty, minus, points, columns, kind, rows, c
     saved = np.zeros((3, _SAVED_SEAT + E.PLAYER_SIZE), dtype=np.int32)
     o = E.OBS_PLAYERS
     for b in range(obs.shape[0]):
-        E.init_state(state, 1, children, penalty, minus, points, columns)
+        E.start_game(state, 1, children, penalty, minus, points, columns)
         base = E.PLAYERS
         for r in range(E.NUM_ROWS):
             boxes = minus[r] + 1 + E.NUM_FACTORS

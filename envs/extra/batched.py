@@ -34,11 +34,11 @@ _NO_FACES = np.zeros((0, E.NUM_DICE), dtype=np.int64)
 
 
 @njit(cache=True)
-def _start_all(states, num_players, children, penalty, minus, points, columns):
+def _start_all(states, head):
     """Start every game; return how many need a throw."""
     needy = 0
     for b in range(states.shape[0]):
-        E.init_state(states[b], num_players, children, penalty, minus, points, columns)
+        E.init_state(states[b], head)
         needy += E.dice_needed(states[b]) > 0
     return needy
 
@@ -56,10 +56,7 @@ def _first_illegal(states, actions, active):
 
 
 @njit(cache=True)
-def _act(
-    states, actions, active, mode, shaping, children, penalty, minus, points, columns, out_rewards, finished, done,
-    final_obs, final_states,
-):  # fmt: skip
+def _act(states, actions, active, mode, shaping, head, out_rewards, finished, done, final_obs, final_states):
     """Play one round in every game with ``active[b]`` (the others wait; all actions checked by ``_first_illegal``).
 
     ``finished[b, s]``: seat s checked a last EXTRA box this round; ``done[b]``: the game ended. Ended games
@@ -92,11 +89,11 @@ def _act(
         if state[E.PHASE] == E.PHASE_OVER:
             done[b] = 1
             if mode == E.REWARD_WIN:
-                E.rewards(state, mode, out_rewards[b])
+                E.final_rewards(state, mode, out_rewards[b])
             E.encode_observations(state, final_obs[b], scratch)
             for k in range(state.shape[0]):
                 final_states[b, k] = state[k]
-            E.init_state(state, num_players, children, penalty, minus, points, columns)
+            E.init_state(state, head)
         needy += E.dice_needed(state) > 0
     return needy
 
@@ -150,7 +147,7 @@ class ExtraBatchCore:
         self.config = config
         self.num_players = p = config.num_players
         self.obs_dim = E.observation_size(p)
-        self._sheet = config.engine_sheet_args()
+        self._header = E.header(config)
         self.mode = config.reward_mode
         self.shaping = int(config.shaping)
         self.rng: Any = np.random.default_rng(seed)
@@ -169,7 +166,7 @@ class ExtraBatchCore:
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        needy = _start_all(self.states, self.num_players, *self._sheet)
+        needy = _start_all(self.states, self._header)
         self._roll(needy)
         self.done[:] = 0
         self.rewards[:] = 0.0
@@ -191,7 +188,7 @@ class ExtraBatchCore:
                 f"Extra! game {b}, seat player_{s}: action {int(actions[b, s])} is illegal; legal actions: {legal}"
             )
         needy = _act(
-            self.states, actions, active, self.mode, self.shaping, *self._sheet, self.rewards, self.finished, self.done,
+            self.states, actions, active, self.mode, self.shaping, self._header, self.rewards, self.finished, self.done,
             self.final_obs, self.final_states,
         )  # fmt: skip
         self._roll(needy)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import numpy as np
 from pydantic import Field, StrictInt, ValidationInfo, field_validator, model_validator
 
 from envs.common.config import GameConfig
@@ -75,14 +74,3 @@ class ExtraConfig(GameConfig):
         """The engine's reward code after resolving the ``None`` default."""
         mode = self.reward or ("win" if self.num_players >= 2 else "score")
         return REWARD_WIN if mode == "win" else REWARD_SCORE
-
-    def engine_sheet_args(self) -> tuple:
-        """``(children, penalty, minus, points, columns)``: how ``engine.init_state`` takes the sheet."""
-        sheet = self.sheet
-        return (
-            int(self.children),
-            sheet.penalty,
-            np.asarray(sheet.minus_boxes, dtype=np.int32),
-            np.asarray(sheet.points, dtype=np.int32),
-            np.asarray(sheet.extra_columns, dtype=np.int32),
-        )

@@ -9,14 +9,22 @@ Simultaneous decisions: ``apply_action(state, seat, action)`` only records the s
 seat still playing has chosen, the round resolves (all sheets change at once, finishers are marked) and
 the next throw is pending. So a seat deciding later in the same round never sees an earlier choice.
 
-The score sheet (minus boxes, victory points, penalty, EXTRA column lengths) lives in the state, so one
-compiled engine serves every ``sheet`` config. No PettingZoo or Gymnasium here.
+The score sheet (minus boxes, victory points, penalty, EXTRA column lengths) and the reward knobs live in the
+state, so one compiled engine serves every config. No PettingZoo or Gymnasium here. The game contract's names
+(``envs.common.contract``) are at the end; the game's own names above keep the faces' older calls working.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
+
+from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
+
+if TYPE_CHECKING:
+    from .config import ExtraConfig
 
 NUM_DICE = 5
 NUM_FACES = 6
@@ -72,7 +80,9 @@ DICE = 5  # 5..9: the throw, faces 1..6 (valid from the first throw)
 MINUS = 10  # 10..20: minus boxes per row
 POINTS = 21  # 21..31: victory points per row
 COLUMN_LENGTH = 32  # 32..34: boxes per EXTRA column
-PLAYERS = 35  # per-seat blocks of PLAYER_SIZE
+REWARD_MODE = 35  # REWARD_WIN or REWARD_SCORE (config reward; the contract's rewards read it)
+SHAPING = 36  # 1: the "score" reward is paid as each round's score change (config shaping)
+PLAYERS = 37  # per-seat blocks of PLAYER_SIZE
 # Offsets inside a seat's block.
 P_ROWS = 0  # 11: checks per row
 P_NUMBER = 11  # 3: EXTRA number of each column, 0 = not written yet
@@ -96,7 +106,7 @@ def encode_action(fifth: int, pairing: int, column: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def init_state(
+def start_game(
     state: np.ndarray,
     num_players: int,
     children: int,
@@ -105,7 +115,8 @@ def init_state(
     points: np.ndarray,
     columns: np.ndarray,
 ) -> None:
-    """A new game: empty sheets for ``num_players`` seats, the first throw pending."""
+    """A new game: empty sheets for ``num_players`` seats, the first throw pending; the reward knobs 0 ("win", no
+    shaping: ``init_state`` writes the config's)."""
     state[:] = 0
     state[NUM_PLAYERS] = num_players
     state[CHILDREN] = children
@@ -394,8 +405,8 @@ def shaped_reward(state: np.ndarray, seat: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def rewards(state: np.ndarray, mode: int, out: np.ndarray) -> None:
-    """``final_reward`` of every seat into ``out``."""
+def final_rewards(state: np.ndarray, mode: int, out: np.ndarray) -> None:
+    """``final_reward`` of every seat into ``out`` (a finished seat's score is known before the game ends)."""
     out[:] = 0.0
     for seat in range(state[NUM_PLAYERS]):
         out[seat] = final_reward(state, seat, mode)
@@ -565,3 +576,172 @@ def encode_observations(state: np.ndarray, out: np.ndarray, scratch: np.ndarray)
     ``new_scratch`` of any state with the same sheet, so a loop over many games makes it once.
     """
     _encode_views(state, out, 0, state[NUM_PLAYERS], scratch)
+
+
+# --- The game contract (envs.common.contract): the same names and arity in every game
+
+# to_act(state) at a decision node: every seat still playing decides on the same throw, and ``acting`` says
+# which (proposed for envs.common.contract, next to CHANCE = -1 and NOBODY = -2).
+SIMULTANEOUS = -3
+
+# header(config): the rule knobs, in this order.
+H_NUM_PLAYERS = 0
+H_CHILDREN = 1
+H_PENALTY = 2
+H_REWARD_MODE = 3
+H_SHAPING = 4
+H_MINUS = 5  # 11 values: minus boxes of rows 2..12
+H_POINTS = H_MINUS + NUM_ROWS  # 11 values: victory points of rows 2..12
+H_COLUMNS = H_POINTS + NUM_ROWS  # 3 values: boxes of the EXTRA columns
+HEADER_SIZE = H_COLUMNS + NUM_COLUMNS  # 30
+
+NUM_THROWS = 252  # distinct throws of five dice (multisets): what enumerate_outcomes lists
+
+
+def sizes(config: ExtraConfig) -> Sizes:
+    """Array lengths under ``config`` (an ExtraConfig): one throw of five dice is the only chance event."""
+    n = config.num_players
+    return Sizes(n, STATE_SIZE, observation_size(n), NUM_ACTIONS, NUM_DICE, NUM_DICE)
+
+
+def header(config: ExtraConfig) -> np.ndarray:
+    """Every rule knob ``init_state`` writes into a state: players, children, penalty, reward mode, shaping, then
+    the sheet (minus boxes and points of the 11 rows, the 3 EXTRA column lengths); see the ``H_*`` offsets."""
+    sheet = config.sheet
+    knobs = [config.num_players, int(config.children), sheet.penalty, config.reward_mode, int(config.shaping)]
+    return np.array([*knobs, *sheet.minus_boxes, *sheet.points, *sheet.extra_columns], dtype=np.int32)
+
+
+@njit(cache=True, inline="always")
+def init_state(state: np.ndarray, head: np.ndarray) -> None:
+    """A new game under ``header(config)``, the first throw pending."""
+    start_game(state, head[H_NUM_PLAYERS], head[H_CHILDREN], head[H_PENALTY], head[H_MINUS : H_MINUS + NUM_ROWS],
+               head[H_POINTS : H_POINTS + NUM_ROWS], head[H_COLUMNS : H_COLUMNS + NUM_COLUMNS])  # fmt: skip
+    state[REWARD_MODE] = head[H_REWARD_MODE]
+    state[SHAPING] = head[H_SHAPING]
+
+
+@njit(cache=True, inline="always")
+def to_act(state: np.ndarray) -> int:
+    """``SIMULTANEOUS`` at every decision node (even with one seat left, or some seats' choices recorded: who still
+    decides is ``acting``), ``CHANCE`` while the throw is pending, ``NOBODY`` once the game is over."""
+    phase = state[PHASE]
+    if phase == PHASE_DECIDE:
+        return SIMULTANEOUS
+    return CHANCE if phase == PHASE_ROLL else NOBODY
+
+
+@njit(cache=True, inline="always")
+def acting(state: np.ndarray, out: np.ndarray) -> int:
+    """Mark in ``out`` (one entry per seat, ``len(out)`` seats looked at) each seat that must still decide on this
+    throw (1, else 0) and return how many: a seat whose choice is recorded waits for the others."""
+    count = 0
+    for seat in range(out.shape[0]):
+        must = must_act(state, seat)
+        out[seat] = must
+        count += must
+    return count
+
+
+@njit(cache=True, inline="always")
+def status(state: np.ndarray) -> int:
+    """Never TRUNCATED: every round but a lucky guy's checks an EXTRA box, so every game ends."""
+    return TERMINATED if state[PHASE] == PHASE_OVER else PLAYING
+
+
+@njit(cache=True, inline="always")
+def rewards(state: np.ndarray, out: np.ndarray) -> None:
+    """The config's final rewards (the mode kept in the state) once the game is over, all 0 before: a finished
+    seat's ``"score"`` reward is its final score / 100 but, as the contract says, is reported at the end."""
+    if state[PHASE] == PHASE_OVER:
+        final_rewards(state, state[REWARD_MODE], out)
+    else:
+        out[:] = 0.0
+
+
+@njit(cache=True, inline="always")
+def step_rewards(state: np.ndarray, out: np.ndarray) -> None:
+    """Proposed contract addition: what the faces pay for the round resolved last (read right after the
+    ``apply_action`` that resolved it, before or after the next throw). ``"score"``: a seat's final score / 100
+    in the round it finishes, or with shaping each round's score change / 100; ``"win"``: ``rewards`` at the end.
+    Over a game these sum to ``rewards`` at its end."""
+    out[:] = 0.0
+    mode = state[REWARD_MODE]
+    if mode == REWARD_WIN:
+        rewards(state, out)
+        return
+    resolved = state[ROUND] - (state[PHASE] == PHASE_DECIDE)  # the throw after it raised ROUND
+    for seat in range(state[NUM_PLAYERS]):
+        base = PLAYERS + seat * PLAYER_SIZE
+        if state[SHAPING] != 0:
+            out[seat] = shaped_reward(state, seat)
+        elif (state[base + P_DONE] == 1) & (state[base + P_FINISH_ROUND] == resolved):
+            out[seat] = final_reward(state, seat, REWARD_SCORE)
+
+
+@njit(cache=True, inline="always")
+def observe(state: np.ndarray, seat: int, out: np.ndarray) -> None:
+    encode_observation(state, seat, out)
+
+
+@njit(cache=True, inline="always")
+def chance_words(state: np.ndarray) -> int:
+    """One random word per die: five while the throw is pending, else 0."""
+    return dice_needed(state)
+
+
+@njit(cache=True, inline="always")
+def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> None:
+    """Fair dice: face = word mod 6 (words are uniform on 0..2**63-1: a bias below 1e-18)."""
+    k = dice_needed(state)
+    for i in range(outcome.shape[0]):
+        outcome[i] = words[i] % NUM_FACES if i < k else 0
+
+
+@njit(cache=True, inline="always")
+def check_outcome(state: np.ndarray, outcome: np.ndarray) -> int:
+    """0 if the five values are faces 0..5 (1 otherwise); nothing to check off a chance node."""
+    for i in range(dice_needed(state)):
+        if outcome[i] < 0 or outcome[i] >= NUM_FACES:
+            return 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def apply_outcome(state: np.ndarray, outcome: np.ndarray) -> None:
+    apply_chance(state, outcome)
+
+
+@njit(cache=True)
+def enumerate_outcomes(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarray) -> int:
+    """The 252 distinct throws (faces sorted ascending, in ``itertools.combinations_with_replacement`` order) with
+    their multinomial probabilities 5! / (n_1! ... n_6!) / 6**5; 0 off a chance node, -1 if the arrays are short.
+
+    Multisets, not the 7776 ordered rolls: no rule reads the dice's order (a choice picks any die as fifth and
+    either split of the other four, and every rule reads faces only), so a throw and its permutations offer the
+    same sheets; only the action ids (die positions) are relabelled (tests/test_extra_contract.py checks it).
+    """
+    if dice_needed(state) == 0:
+        return 0
+    if outcomes.shape[0] < NUM_THROWS or probs.shape[0] < NUM_THROWS:
+        return -1
+    faces = np.zeros(NUM_DICE, dtype=np.int64)
+    factorial = np.array([1, 1, 2, 6, 24, 120], dtype=np.int64)
+    counts = np.zeros(NUM_FACES, dtype=np.int64)
+    for t in range(NUM_THROWS):
+        counts[:] = 0
+        for i in range(NUM_DICE):
+            outcomes[t, i] = faces[i]
+            counts[faces[i]] += 1
+        ways = factorial[NUM_DICE]
+        for f in range(NUM_FACES):
+            ways //= factorial[counts[f]]
+        probs[t] = ways / NUM_FACES**NUM_DICE
+        i = NUM_DICE - 1  # the next non-decreasing tuple: raise the last die below 5, level the ones after it
+        while i >= 0 and faces[i] == NUM_FACES - 1:
+            i -= 1
+        if i >= 0:
+            faces[i] += 1
+            for j in range(i + 1, NUM_DICE):
+                faces[j] = faces[i]
+    return NUM_THROWS

@@ -88,14 +88,14 @@ class ExtraTable(DiceTable):
         self._setup_table(cfg, dice, render_mode, (-bound, bound))
         self._reward_mode = cfg.reward_mode
         self._shaping = cfg.shaping
-        self._sheet_args = cfg.engine_sheet_args()
+        self._header = E.header(cfg)
 
     # --- engine plumbing
 
     def _new_game(self, seed: int | None) -> None:
         """Reseed (so this and every later unseeded reset are reproducible), init, throw."""
         reseed(self.dice, seed)
-        E.init_state(self.engine_state, self.config.num_players, *self._sheet_args)
+        E.init_state(self.engine_state, self._header)
         self._resolve_chance(E.dice_needed(self.engine_state))
         self._has_reset = True
 
