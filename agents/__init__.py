@@ -26,8 +26,6 @@ _NOT_IN_A_SPEC_YET: dict[str, tuple[str, str, str | None]] = {
     "extra_greedy": ("agents.extra", "GreedyAgent", "extra"),
     "extra_planner": ("agents.extra", "PlannerAgent", "extra"),
     "extra_expectimax": ("agents.extra", "ExpectimaxAgent", "extra"),
-    "yay_greedy": ("agents.yay", "YayGreedyAgent", "yay"),
-    "yay_lookahead": ("agents.yay", "YayLookaheadAgent", "yay"),
 }
 
 

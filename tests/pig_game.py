@@ -173,6 +173,21 @@ def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards,
 
 
 @njit(cache=True)
+def aec_act(state, seat, action):
+    return L.act_one(state, seat, action, is_legal, apply_action, to_act)
+
+
+@njit(cache=True)
+def aec_chance(state, outcome):
+    return L.chance_one(state, outcome, apply_outcome, to_act)
+
+
+@njit(cache=True)
+def aec_observe(state, seat, obs, mask):
+    L.observe_one(state, seat, obs, mask, to_act, observe, legal_mask)
+
+
+@njit(cache=True)
 def batch_encode(states, obs, masks, seats):
     L.encode(states, obs, masks, seats, to_act, observe, legal_mask)
 

@@ -307,7 +307,7 @@ def test_the_evaluation_loop_counts_exactly_the_scheduled_games(game: str) -> No
     small = play_games(game, seatings, pool, seed=3, batch_size=64)
     assert small["final_rewards"].shape == (300, 2) and np.isin(small["final_rewards"], (-1.0, 0.0, 1.0)).all()
     decided = ~small["truncated"]
-    assert (small["final_rewards"][decided].sum(axis=1) == 0).all()  # one winner, one loser
+    assert (small["final_rewards"][decided].max(axis=1) == 1).all()  # every finished game has a winner (or two)
     assert (small["final_rewards"][small["truncated"]] == 0).all()
     big = play_games(game, seatings, pool, seed=3, batch_size=300)
     np.testing.assert_array_equal(big["final_states"].shape, small["final_states"].shape)

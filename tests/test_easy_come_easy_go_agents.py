@@ -10,7 +10,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from agents import AGENT_NAMES, RandomAgent, make_agent
+from agents import RandomAgent, agent_names, make_agent
 from agents.easy_come_easy_go import (
     ExactTurnAgent,
     FullGameHeuristicAgent,
@@ -441,7 +441,7 @@ def test_make_agent_registry() -> None:
     assert isinstance(make_agent("eceg_heuristic", steal_bonus=(0.5, 2.0)), FullGameHeuristicAgent)
     with pytest.raises(ValueError, match="unknown agent 'heuristic'; did you mean 'eceg_heuristic'"):
         make_agent("heuristic")  # agent names carry their game
-    with pytest.raises(ValueError, match="Known agents: " + ", ".join(AGENT_NAMES)):
+    with pytest.raises(ValueError, match="Known agents: " + ", ".join(agent_names())):
         make_agent("greedy")
     with pytest.raises(TypeError, match="make_agent"):
         make_agent("eceg_myopic", depth=3)

@@ -332,7 +332,7 @@ def test_a_full_column_ends_the_game_too_and_row_and_column_needs_both() -> None
 
 def test_most_uncrossed_numbers_win_then_the_higher_sum_then_a_shared_win() -> None:
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-    E.init_state(state, 3, 8, 8, E.END_ROW_OR_COLUMN, 100)
+    E.start_game(state, 3, 8, 8, E.END_ROW_OR_COLUMN, 100, E.DEFAULT_DIE_BITS)
     state[E.PHASE] = E.PHASE_OVER
     for s, (seat, value) in enumerate([(0, 3), (0, 4), (1, 17), (2, 5), (2, 5), (2, 5)]):
         state[E.BOARD + s] = E.number_code(seat, value)

@@ -104,7 +104,7 @@ T_BESIDE = 3
 @njit(cache=True)
 def _rebuild(obs, b, rows, cols, n, end_mode, state):
     """The engine state seen by row ``b``'s observer, as seat 0 (module docstring: the rebuild)."""
-    E.init_state(state, n, rows, cols, end_mode, 0)  # max_turns 0: no truncation
+    E.start_game(state, n, rows, cols, end_mode, 0, E.DEFAULT_DIE_BITS)  # max_turns 0: no truncation
     squares = rows * cols
     channels = 4 + n
     for s in range(squares):
@@ -207,7 +207,7 @@ def _value(state, beat, weights, tally):
 def _after(state, action, scratch, beat, weights, tally):
     """``V`` after seat 0 plays the legal ``action`` (on ``scratch``, a copy)."""
     scratch[:] = state
-    E.apply_action(scratch, action)
+    E.apply_action(scratch, 0, action)
     return _value(scratch, beat, weights, tally)
 
 
@@ -233,7 +233,7 @@ def _throw_again_value(state, faces, keys, die_size, scratch, thrown, mask, corn
     crossed = np.nan
     for i in range(faces.shape[0]):
         thrown[:] = state
-        E.apply_action(thrown, 3 * squares)  # throw again: PREVIOUS = this total, a throw is pending
+        E.apply_action(thrown, 0, 3 * squares)  # throw again: PREVIOUS = this total, a throw is pending
         E.sample_landing(keys[i], die_size, rows, cols, corners)
         E.touched_squares(corners, die_size, rows, cols, touched)
         E.apply_throw(thrown, faces[i], touched)

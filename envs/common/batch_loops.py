@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["act", "chance", "encode", "start"]
+__all__ = ["ILLEGAL", "act", "act_one", "chance", "chance_one", "encode", "observe_one", "start"]
+
+ILLEGAL = -3  # act_one: the action was not legal (the state is unchanged)
 
 
 @njit(inline="always")
@@ -95,3 +97,30 @@ def encode(states, obs, masks, seats, to_act, observe, legal_mask):
         seats[b] = seat
         observe(states[b], seat, obs[b])
         legal_mask(states[b], seat, masks[b])
+
+
+@njit(inline="always")
+def act_one(state, seat, action, is_legal, apply_action, to_act):
+    """One game's move (the AEC env's step in one compiled call): ``ILLEGAL`` and nothing changed, or the
+    ``to_act`` after it."""
+    if not is_legal(state, seat, action):
+        return ILLEGAL
+    apply_action(state, seat, action)
+    return to_act(state)
+
+
+@njit(inline="always")
+def observe_one(state, seat, obs, mask, to_act, observe, legal_mask):
+    """``seat``'s observation, and its legal mask if it is to act (else all zero), in one compiled call."""
+    observe(state, seat, obs)
+    if to_act(state) == seat:
+        legal_mask(state, seat, mask)
+    else:
+        mask[:] = 0
+
+
+@njit(inline="always")
+def chance_one(state, outcome, apply_outcome, to_act):
+    """One game's chance outcome applied; the ``to_act`` after it."""
+    apply_outcome(state, outcome)
+    return to_act(state)

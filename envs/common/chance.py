@@ -14,7 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["ChanceExhausted", "ChanceSource", "ScriptedChance", "SeededChance", "WORD_HIGH"]
+__all__ = ["ChanceExhausted", "ChanceSource", "DiceChance", "ScriptedChance", "SeededChance", "WORD_HIGH"]
 
 WORD_HIGH = 2**63  # random words are uniform on 0..2**63-1 (non-negative int64)
 
@@ -33,6 +33,8 @@ class ChanceExhausted(RuntimeError):
 
 class SeededChance:
     """Ordinary play: random words from one NumPy generator, turned into outcomes by the engine."""
+
+    trusted = True  # its outcomes come from the engine's own chance model: faces need not re-check them
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
@@ -69,4 +71,32 @@ class ScriptedChance:
         self._next += 1
         out[:] = 0
         out[: given.shape[0]] = given
+        return out
+
+
+class DiceChance:
+    """A dice source (``roll(k)`` faces, ``envs.common.dice``: seeded or a rulebook example's exact dice) as a
+    chance source, for games whose chance events are dice rolls only (the outcome is the faces)."""
+
+    trusted = True  # it checks an injected source's faces itself
+
+    def __init__(self, dice: Any, faces: int, block: int, game: str) -> None:
+        from .table import dice_source
+
+        self.dice, self._trusted = dice_source(dice, faces, block, game)
+        self.faces = faces
+
+    def seed(self, seed: int | None) -> None:
+        reseed = getattr(self.dice, "seed", None)
+        if callable(reseed):
+            reseed(seed)
+
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int = 0) -> np.ndarray:
+        from .table import check_faces
+
+        k = int(engine.chance_words(state))
+        rolled = self.dice.roll(k)
+        faces = rolled if self._trusted else check_faces(rolled, k, self.faces)
+        out[:] = 0
+        out[:k] = faces
         return out

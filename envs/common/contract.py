@@ -17,6 +17,8 @@ that implements the names below, a config model, renderers, and one :class:`Game
 - ``status(state) -> int``: ``PLAYING``, ``TERMINATED`` or ``TRUNCATED``.
 - ``rewards(state, out)``: each seat's final reward into ``out`` (all 0 while playing).
 - ``observe(state, seat, out)``: the float32 observation from ``seat``'s side.
+- optional ``current_seat(state) -> int``: whose turn it is, also after the end (the AEC env selects that agent
+  when the game is over, e.g. Easy Come's winner, decided as their turn starts); without it the mover stays.
 
 **Chance** (one mechanism for dice, landings and card decks): at a chance node
 ``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event uses (a seeded
@@ -50,6 +52,8 @@ __all__ = [
     "TRUNCATED",
     "GameSpec",
     "Sizes",
+    "float64_bits",
+    "float_bits",
     "game_spec",
     "register_game",
 ]
@@ -66,6 +70,18 @@ ENGINE_FUNCTIONS = (
     "sizes", "header", "init_state", "to_act", "legal_mask", "is_legal", "apply_action", "status", "rewards",
     "observe", "chance_words", "draw_outcome", "apply_outcome", "check_outcome", "enumerate_outcomes",
 )  # fmt: skip
+
+
+def float_bits(value: float) -> int:
+    """A float32 as the int32 with the same bits: how a float rule knob (a reward, a die's size) lives in a header
+    (numba reads it back with ``state[i : i + 1].view(np.float32)[0]``)."""
+    return int(np.array([value], dtype=np.float32).view(np.int32)[0])
+
+
+def float64_bits(*values: float) -> np.ndarray:
+    """float64 values as int32 pairs with the same bits: a knob that must stay exact (a reward), read back with
+    ``state[i : i + 2 * n].view(np.float64)`` (keep ``i`` even and the state length even: 8-byte aligned)."""
+    return np.array(values, dtype=np.float64).view(np.int32)
 
 
 class Sizes(NamedTuple):
@@ -104,6 +120,9 @@ class GameSpec:
     kernels: str | None = None  # "module" of the game's compiled batched kernels (envs.common.batch_loops)
     agent_prefix: str = ""  # what agent names start with (default: the id), e.g. "eceg" for "eceg_heuristic"
     bench_targets: dict[str, float] = field(default_factory=dict)  # "env", "batched": x connect_four_v3 env()
+    action_help: Callable[[Any], str] | None = None  # what the action ids are, for out-of-range errors
+    info: Callable[[Any, np.ndarray], dict[str, Any]] | None = None  # what AEC infos hold beyond "to_act"
+    render_fps: int = 2
 
     def __post_init__(self) -> None:
         missing = [name for name in ENGINE_FUNCTIONS if not callable(getattr(self.engine, name, None))]

@@ -21,9 +21,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .batch_loops import ILLEGAL
 from .chance import ChanceSource, SeededChance
 from .config import validate_config
-from .contract import CHANCE, PLAYING, TRUNCATED, GameSpec, game_spec
+from .contract import CHANCE, NOBODY, TRUNCATED, GameSpec, game_spec
 from .table import coerce_action, wrap_classic
 
 __all__ = ["GameAEC", "make_env"]
@@ -52,7 +53,8 @@ class GameAEC(AECEnv):
             raise ValueError(f"render_mode {render_mode!r} is not one of None, {modes}")
         if chance is not None and not callable(getattr(chance, "outcome", None)):
             raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {chance!r}")
-        self.metadata = {"name": f"{spec.id}_v{spec.version}", "render_modes": modes, "is_parallelizable": False}
+        self.metadata = {"name": f"{spec.id}_v{spec.version}", "render_modes": modes, "is_parallelizable": False,
+                         "render_fps": spec.render_fps}  # fmt: skip
         self.render_mode = render_mode
         self.chance = chance if chance is not None else SeededChance()
         self.sizes = sizes = spec.sizes(self.config)
@@ -69,6 +71,9 @@ class GameAEC(AECEnv):
         self.engine_state = np.zeros(sizes.state, dtype=np.int32)
         self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
         self._words = max(1, sizes.words)
+        self._kernels = spec.kernel_module()
+        self._current_seat = getattr(spec.engine, "current_seat", None)  # optional: whose turn, even at the end
+        self._help = spec.action_help(self.config) if spec.action_help else f"actions are 0..{sizes.actions - 1}"
         self._final = np.zeros(sizes.num_players)
         self._has_reset = False
         self.agents: list[str] = []
@@ -92,7 +97,7 @@ class GameAEC(AECEnv):
                 reseed(int(seed))
         state = self.engine_state.copy()
         self.spec.engine.init_state(state, self._header)
-        self._resolve_chance(state)
+        seat = self._resolve_chance(state)
         self.engine_state = state
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -101,7 +106,7 @@ class GameAEC(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self._skip_agent_selection = None
         self._has_reset = True
-        self._select_and_inform()
+        self._select_and_inform(int(seat))
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -112,26 +117,27 @@ class GameAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        E, seat = self.spec.engine, self._seat[agent]
-        action = coerce_action(action, self.sizes.actions, self._action_help())
-        if not E.is_legal(self.engine_state, seat, action):
-            raise ValueError(self._illegal_message(agent, seat, action))
+        E, seat, n = self.spec.engine, self._seat[agent], self.sizes.actions
+        if type(action) is not int or not 0 <= action < n:
+            action = coerce_action(action, n, self._help)
         state = self.engine_state.copy()  # the move and its chance events land here; kept only if all goes well
-        E.apply_action(state, seat, action)
-        self._resolve_chance(state)
+        after = self._kernels.aec_act(state, seat, action)
+        if after == ILLEGAL:
+            raise ValueError(self._illegal_message(agent, seat, action))
+        if after == CHANCE:
+            after = self._resolve_chance(state, after)
         self.engine_state = state
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        status = E.status(state)
-        if status != PLAYING:
+        if after == NOBODY:
             E.rewards(state, self._final)
             for s, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(self._final[s])
-            flags = self.truncations if status == TRUNCATED else self.terminations
+            flags = self.truncations if E.status(state) == TRUNCATED else self.terminations
             for a in self.agents:
                 flags[a] = True
         self._accumulate_rewards()
-        self._select_and_inform()
+        self._select_and_inform(after)
         if self.render_mode == "human":
             self.render()
 
@@ -140,12 +146,9 @@ class GameAEC(AECEnv):
             raise RuntimeError(f"{self.spec.title}: observe() before reset(): call reset() first")
         if agent not in self._seat:
             raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
-        seat = self._seat[agent]
-        obs = np.zeros(self.sizes.observation, dtype=np.float32)
-        mask = np.zeros(self.sizes.actions, dtype=np.int8)
-        self.spec.engine.observe(self.engine_state, seat, obs)
-        if self.spec.engine.to_act(self.engine_state) == seat:
-            self.spec.engine.legal_mask(self.engine_state, seat, mask)
+        obs = np.empty(self.sizes.observation, dtype=np.float32)
+        mask = np.empty(self.sizes.actions, dtype=np.int8)
+        self._kernels.aec_observe(self.engine_state, self._seat[agent], obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -195,6 +198,7 @@ class GameAEC(AECEnv):
     def __getstate__(self) -> dict[str, Any]:
         out = self.__dict__.copy()  # functions in a spec do not pickle; the game's id and module do
         out["spec"] = (self.spec.id, self.spec.kernels or self.spec.engine.__name__)
+        out["_kernels"] = out["_current_seat"] = None
         return out
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
@@ -202,38 +206,48 @@ class GameAEC(AECEnv):
         importlib.import_module(module)  # importing a game's module registers it (spawned workers too)
         self.__dict__.update(saved)
         self.spec = game_spec(game)
+        self._kernels = self.spec.kernel_module()
+        self._current_seat = getattr(self.spec.engine, "current_seat", None)
 
     # --- internals
 
-    def _resolve_chance(self, state: np.ndarray) -> None:
-        """Chance events until a decision or the end, on ``state`` (a copy: a failing source changes nothing)."""
+    def _resolve_chance(self, state: np.ndarray, seat: int | None = None) -> int:
+        """Chance events until a decision or the end, on ``state`` (a copy: a failing source changes nothing);
+        return ``to_act`` after them."""
         E = self.spec.engine
-        while E.to_act(state) == CHANCE:
+        check = not getattr(self.chance, "trusted", False)
+        seat = E.to_act(state) if seat is None else seat
+        while seat == CHANCE:
             try:
-                outcome = np.asarray(self.chance.outcome(E, state, self._outcome, self._words), dtype=np.int32)
-            except Exception as exc:
-                raise RuntimeError(f"{self.spec.title}: the chance source failed ({type(exc).__name__}: {exc}); "
-                                   "the game is unchanged") from exc  # fmt: skip
-            if outcome.shape != self._outcome.shape:
-                raise ValueError(f"{self.spec.title}: a chance outcome has {self._outcome.shape[0]} values, got "
-                                 f"{outcome.shape}; the game is unchanged")  # fmt: skip
-            code = E.check_outcome(state, outcome)
-            if code != 0:
-                why = self.spec.explain_outcome(self.config, int(code))
-                raise ValueError(f"{self.spec.title}: chance outcome {outcome.tolist()} refused: {why}; the game is "
-                                 "unchanged")  # fmt: skip
-            E.apply_outcome(state, outcome)
+                outcome = self.chance.outcome(E, state, self._outcome, self._words)
+            except Exception as exc:  # a bad value stays a ValueError / TypeError; anything else a RuntimeError
+                kind = type(exc) if isinstance(exc, ValueError | TypeError) else RuntimeError
+                raise kind(f"{self.spec.title}: the chance source failed ({type(exc).__name__}: {exc}); the game is "
+                           "unchanged") from exc  # fmt: skip
+            if check:
+                outcome = np.asarray(outcome, dtype=np.int32)
+                if outcome.shape != self._outcome.shape:
+                    raise ValueError(f"{self.spec.title}: a chance outcome has {self._outcome.shape[0]} values, got "
+                                     f"{outcome.shape}; the game is unchanged")  # fmt: skip
+                code = E.check_outcome(state, outcome)
+                if code != 0:
+                    why = self.spec.explain_outcome(self.config, int(code))
+                    raise ValueError(f"{self.spec.title}: chance outcome {outcome.tolist()} refused: {why}; the game "
+                                     "is unchanged")  # fmt: skip
+            seat = self._kernels.aec_chance(state, outcome)
+        return int(seat)
 
-    def _select_and_inform(self) -> None:
-        """The seat to move is selected (at the end the mover stays selected, then agents step out); every agent
-        gets its own info dict."""
-        seat = int(self.spec.engine.to_act(self.engine_state))
+    def _select_and_inform(self, seat: int) -> None:
+        """The seat to move is selected (at the end the engine's ``current_seat`` if it has one, else the mover
+        stays selected, then agents step out); every agent gets its own info dict."""
         if seat >= 0:
             self.agent_selection = self.possible_agents[seat]
-        self.infos = {a: {"to_act": seat} for a in self.agents}
-
-    def _action_help(self) -> str:
-        return f"{self.spec.title} actions are 0..{self.sizes.actions - 1}"
+        elif seat == NOBODY and self._current_seat is not None:
+            self.agent_selection = self.possible_agents[int(self._current_seat(self.engine_state))]
+        shared = {"to_act": seat}
+        if self.spec.info is not None:
+            shared.update(self.spec.info(self.config, self.engine_state))
+        self.infos = {a: {k: list(v) if type(v) is list else v for k, v in shared.items()} for a in self.agents}
 
     def _illegal_message(self, agent: str, seat: int, action: int) -> str:
         mask = np.zeros(self.sizes.actions, dtype=np.int8)

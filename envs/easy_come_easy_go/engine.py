@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
+from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float64_bits
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 
 NUM_DICE = 4
@@ -65,9 +65,8 @@ SETUP_TOTALS = 25  # 25..30: roll-off totals of this round
 LAST_PRIZE = 31  # prize collected by the last finished turn, -1 for none
 LAST_FROM = 32  # who held it before (CENTRE or a seat)
 LAST_PLAYER = 33  # seat that played the last finished turn, -1 before the first
-WIN_REWARD = 34  # float32 bits of the winner's reward (config win_reward)
-LOSS_REWARD = 35  # float32 bits of every other player's reward after a win (config loss_reward)
-STATE_SIZE = 36
+REWARDS = 34  # 34..37: float64 bits of win_reward then loss_reward (two int32 slots each; 8-byte aligned)
+STATE_SIZE = 38  # even, so every row of a (B, STATE_SIZE) batch keeps REWARDS 8-byte aligned
 
 # apply_action outcomes.
 TURN_CONTINUES = -2
@@ -127,12 +126,7 @@ def prizes_held(state: np.ndarray, seat: int) -> int:
     return n
 
 
-def float_bits(value: float) -> int:
-    """A float32 as the int32 with the same bits (how reward values live in the int32 state)."""
-    return int(np.array([value], dtype=np.float32).view(np.int32)[0])
-
-
-DEFAULT_WIN_BITS, DEFAULT_LOSS_BITS = float_bits(1.0), float_bits(-1.0)
+DEFAULT_REWARD_BITS = float64_bits(1.0, -1.0)
 
 
 @njit(cache=True, inline="always")
@@ -140,8 +134,7 @@ def start_game(state: np.ndarray, num_players: int, max_turns: int, variant: int
     """A new game: prizes in the centre, then the roll-off (or ``first_player``'s first turn if >= 0); rewards
     +1 / -1 (``init_state`` sets the config's)."""
     state[:] = 0
-    state[WIN_REWARD] = DEFAULT_WIN_BITS
-    state[LOSS_REWARD] = DEFAULT_LOSS_BITS
+    state[REWARDS : REWARDS + 4] = DEFAULT_REWARD_BITS
     state[NUM_PLAYERS] = num_players
     state[MAX_TURNS] = max_turns
     state[VARIANT] = variant
@@ -351,15 +344,14 @@ def sizes(config) -> Sizes:
 def header(config) -> np.ndarray:
     """The rule knobs ``init_state`` writes into a state: players, turn limit, variant, first player, rewards."""
     first = -1 if config.first_player is None else config.first_player
-    return np.array([config.num_players, config.max_turns, int(config.four_of_a_kind_is_two_pairs), first,
-                     float_bits(config.win_reward), float_bits(config.loss_reward)], dtype=np.int32)  # fmt: skip
+    knobs = np.array([config.num_players, config.max_turns, int(config.four_of_a_kind_is_two_pairs), first], np.int32)
+    return np.concatenate([knobs, float64_bits(config.win_reward, config.loss_reward)])
 
 
 @njit(cache=True, inline="always")
 def init_state(state: np.ndarray, head: np.ndarray) -> None:
     start_game(state, head[0], head[1], head[2], head[3])
-    state[WIN_REWARD] = head[4]
-    state[LOSS_REWARD] = head[5]
+    state[REWARDS : REWARDS + 4] = head[4:8]
 
 
 @njit(cache=True, inline="always")
@@ -368,6 +360,12 @@ def to_act(state: np.ndarray) -> int:
     if phase == PHASE_DECIDE:
         return state[CURRENT]
     return NOBODY if phase == PHASE_OVER else CHANCE
+
+
+@njit(cache=True, inline="always")
+def current_seat(state: np.ndarray) -> int:
+    """Whose turn it is; at the end the winner (decided as their turn starts) or the seat truncation stopped."""
+    return state[CURRENT]
 
 
 @njit(cache=True, inline="always")
@@ -380,7 +378,7 @@ def status(state: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
     """The final rewards of the config (``win_reward`` / ``loss_reward``, kept in the state), 0 mid-game."""
-    values = state[WIN_REWARD : LOSS_REWARD + 1].view(np.float32)
+    values = state[REWARDS : REWARDS + 4].view(np.float64)
     final_rewards(state, values[0], values[1], out)
 
 

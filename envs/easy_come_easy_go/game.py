@@ -18,13 +18,15 @@ from . import engine as E
 from .config import EasyComeEasyGoConfig
 from .render import render_ansi, render_rgb
 
-__all__ = ["EASY_COME_EASY_GO", "describe_action", "explain_illegal"]
+__all__ = ["ACTION_HELP", "EASY_COME_EASY_GO", "describe_action", "explain_illegal", "seat_info"]
+
+ACTION_HELP = (
+    f"actions are 0..{E.NUM_ACTIONS - 1}: 0-8 collect that prize, 9-23 freeze dice subset (action - 8, bit i = die i)"
+)
 
 
 def describe_action(config: EasyComeEasyGoConfig | None, action: int) -> str:
     """Human wording of an action id, e.g. ``collect prize 3 (7 exactly)`` or ``freeze dice 1, 2``."""
-    if not 0 <= action < E.NUM_ACTIONS:
-        return f"out of range 0..{E.NUM_ACTIONS - 1}"
     if action < E.NUM_PRIZES:
         return f"collect prize {action} ({E.PRIZE_NAMES[action]})"
     subset = action - E.FREEZE_OFFSET
@@ -46,6 +48,23 @@ def explain_illegal(config: EasyComeEasyGoConfig | None, state: np.ndarray, seat
     return f"it includes a die already frozen (frozen: {frozen})"
 
 
+def seat_info(config: EasyComeEasyGoConfig | None, state: np.ndarray) -> dict:
+    """What an AEC agent's info holds: the dice on the table (None once the game is over, as the observation
+    shows none), frozen dice, rolls, the turn, the last turn's player and prize, and the winner."""
+    s = state.tolist()
+    deciding = s[E.PHASE] == E.PHASE_DECIDE
+    frozen = s[E.FROZEN]
+    return {
+        "dice": s[E.DICE : E.DICE + E.NUM_DICE] if deciding else None,
+        "frozen": [bool((frozen >> i) & 1) for i in range(E.NUM_DICE)] if deciding else None,
+        "rolls": s[E.ROLLS] if deciding else 0,
+        "turn": s[E.TURN],
+        "last_player": s[E.LAST_PLAYER],
+        "last_prize": s[E.LAST_PRIZE],
+        "winner": s[E.WINNER],
+    }
+
+
 # --- batched kernels: the shared loops compiled (and cached) with this engine's functions
 
 
@@ -65,6 +84,21 @@ def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards,
     return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states,
                     E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
                     E.chance_words)  # fmt: skip
+
+
+@njit(cache=True)
+def aec_act(state, seat, action):
+    return L.act_one(state, seat, action, E.is_legal, E.apply_action, E.to_act)
+
+
+@njit(cache=True)
+def aec_chance(state, outcome):
+    return L.chance_one(state, outcome, E.apply_outcome, E.to_act)
+
+
+@njit(cache=True)
+def aec_observe(state, seat, obs, mask):
+    L.observe_one(state, seat, obs, mask, E.to_act, E.observe, E.legal_mask)
 
 
 @njit(cache=True)
@@ -90,6 +124,8 @@ EASY_COME_EASY_GO = register_game(
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
         kernels=sys.modules[__name__].__name__,
+        action_help=lambda config: ACTION_HELP,
+        info=seat_info,
         bench_targets={"env": 1.5, "batched": 200.0},
     )
 )

@@ -21,39 +21,11 @@ from envs.common.table import AECBookkeeping, DiceTable, check_faces, coerce_act
 from . import engine as E
 from .chance import SeededThrows
 from .config import YayConfig
-from .render import render_ansi, render_rgb, standings
+from .game import EVENT_NAMES, action_help, illegal_reason, seat_info
+from .game import action_words as describe_action
+from .render import render_ansi, render_rgb
 
 __all__ = ["EVENT_NAMES", "describe_action", "env", "raw_env"]
-
-
-# What ended the last turn, as ``infos[agent]["last_event"]`` words it.
-EVENT_NAMES = {
-    E.EVENT_NONE: None,
-    E.EVENT_WROTE: "wrote",
-    E.EVENT_BLOCKED: "blocked",
-    E.EVENT_CROSSED: "crossed_off",
-    E.EVENT_NOT_HIGHER: "not_higher",
-    E.EVENT_ALL_FILLED: "all_filled",
-}
-
-
-def describe_action(action: int, rows: int = 8, cols: int = 8) -> str:
-    """Human wording of an action id, e.g. ``write at row 2, col 5`` or ``throw again``."""
-    squares = rows * cols
-    if action == 3 * squares:
-        return "throw again"
-    verb = ("write at", "block", "cross off own number at")[action // squares]
-    s = action % squares
-    return f"{verb} row {s // cols}, col {s % cols}"
-
-
-def action_help(rows: int, cols: int) -> str:
-    n = rows * cols
-    return (
-        f"actions are 0..{3 * n}: 0..{n - 1} write the total at square s, {n}..{2 * n - 1} block square s - {n}, "
-        f"{2 * n}..{3 * n - 1} cross off own number at square s - {2 * n}, {3 * n} throw again "
-        f"(square s = row * {cols} + col)"
-    )
 
 
 @njit(cache=True)
@@ -118,7 +90,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` reseeds the throws so it and every later unseeded reset are reproducible."""
         reseed(self.dice, seed)
-        E.init_state(self.engine_state, *self.config.engine_args())
+        E.start_game(self.engine_state, *self.config.engine_args())
         self._resolve_chance(E.dice_needed(self.engine_state))
         self._start_episode()
         self._has_reset = True
@@ -137,7 +109,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         self._clear_rewards()
         if self.config.shaping:
             E.potentials(state, self._before)
-        E.apply_action(state, action)
+        E.apply_action(state, self._seat[agent], action)
         self._resolve_chance(E.dice_needed(state))
         if state[E.PHASE] == E.PHASE_OVER:
             self._finish()
@@ -187,16 +159,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         """Shared facts of the table, plus each agent's own ``turn_passed``: its last turn passed by rule 5, a turn it
         lost without ever being asked to act."""
         s = self.engine_state
-        last = E.last_turn_seat(s)
-        info = {
-            "dice": s[E.DICE : E.DICE + E.NUM_DICE].tolist(),
-            "total": int(s[E.TOTAL]),
-            "previous_total": int(s[E.PREVIOUS]),
-            "turn": int(s[E.TURN]),
-            "standings": standings(s),
-            "last_event": EVENT_NAMES[int(s[E.LAST_EVENT])],
-            "last_event_player": self.possible_agents[last] if last >= 0 else None,
-        }
+        info = seat_info(self.config, s)
         self.infos = {  # one dict per agent, no list shared between them
             a: info | {"dice": list(info["dice"]), "standings": list(info["standings"]),
                        "turn_passed": bool(s[E.PASSED + self._seat[a]])}
@@ -208,22 +171,7 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         seat = self._seat[agent]
         mask = np.zeros(self._num_actions, dtype=np.int8)
         E.legal_mask(state, seat, mask)
-        squares = cfg.rows * cfg.cols
-        kind, s = divmod(action, squares)
-        if state[E.PHASE] == E.PHASE_CROSS:
-            why = "a throw that was not higher forces crossing off one of your own uncrossed numbers"
-        elif action == 3 * squares:
-            why = "the first throw counts: no throwing again in a player's first turn"
-        elif kind == 2:
-            why = "crossing off happens only after a throw that was not higher"
-        elif not state[E.TOUCHED + s]:
-            why = "no die touches that square"
-        elif state[E.BOARD + s] != E.EMPTY:
-            why = "that square is already filled"
-        elif kind == 0:
-            why = f"the total {int(state[E.TOTAL])} is not higher than every uncrossed opponent number beside it"
-        else:
-            why = "blocking is allowed only when no touched square allows writing"
+        why = illegal_reason(state, action)
         raise ValueError(
             f"illegal action {action} ({describe_action(action, cfg.rows, cfg.cols)}) for {agent}: {why}. "
             f"Legal action ids: {np.flatnonzero(mask).tolist()}"

@@ -35,16 +35,16 @@ DONE_TRUNCATED = 2
 
 
 @njit(cache=True)
-def _start_all(states, num_players, rows, cols, end_mode, max_turns):
+def _start_all(states, num_players, rows, cols, end_mode, max_turns, die_bits):
     """Start every game; return how many are at a chance node (all of them: the start rolls)."""
     for b in range(states.shape[0]):
-        E.init_state(states[b], num_players, rows, cols, end_mode, max_turns)
+        E.start_game(states[b], num_players, rows, cols, end_mode, max_turns, die_bits)
     return states.shape[0]
 
 
 @njit(cache=True, inline="always")
-def _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, out_rewards, done, final_obs,
-                final_states):  # fmt: skip
+def _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, die_bits, out_rewards, done,
+                final_obs, final_states):  # fmt: skip
     """Game ``b`` just ended (at an action or inside a chance round): record it and restart it.
 
     Records the ``done`` code, every seat's final reward minus ``lead[seat]`` (with shaping the seat's current
@@ -58,12 +58,12 @@ def _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, o
         E.encode_observation(state, s, final_obs[b, s])
     for k in range(state.shape[0]):
         final_states[b, k] = state[k]
-    E.init_state(state, num_players, rows, cols, end_mode, max_turns)
+    E.start_game(state, num_players, rows, cols, end_mode, max_turns, die_bits)
 
 
 @njit(cache=True)
-def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, shaping, out_rewards, done,
-         final_obs, final_states):  # fmt: skip
+def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, die_bits, shaping, out_rewards,
+         done, final_obs, final_states):  # fmt: skip
     """Apply one action per game with ``active[b]`` (the others wait), or none at all if any is illegal (return
     -(b+1) for the first bad b). Rewards: every seat's final reward when the game ends, and with ``shaping`` every
     seat's change of ``potentials`` (the last step: final reward - potential). Ended games are recorded and
@@ -84,10 +84,10 @@ def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, 
             continue  # waits at its decision node
         if shaping:
             E.potentials(state, before)
-        E.apply_action(state, actions[b])
+        E.apply_action(state, state[E.CURRENT], actions[b])
         if state[E.PHASE] == E.PHASE_OVER:
-            _record_end(states, b, before, num_players, rows, cols, end_mode, max_turns, out_rewards, done,
-                        final_obs, final_states)  # fmt: skip
+            _record_end(states, b, before, num_players, rows, cols, end_mode, max_turns, die_bits, out_rewards,
+                        done, final_obs, final_states)  # fmt: skip
         elif shaping:
             E.potentials(state, after)
             for s in range(num_players):
@@ -98,7 +98,7 @@ def _act(states, actions, active, num_players, rows, cols, end_mode, max_turns, 
 
 @njit(cache=True)
 def _chance_round(states, faces, keys, die_size, corners, touched, num_players, rows, cols, end_mode, max_turns,
-                  shaping, out_rewards, done, final_obs, final_states):  # fmt: skip
+                  die_bits, shaping, out_rewards, done, final_obs, final_states):  # fmt: skip
     """Give row j of ``faces`` and ``keys[j]`` to the j-th game at a chance node; return how many still are.
 
     A throw can end a game (a turn ended by rule 9 or rule 5 reaches ``max_turns``): it is recorded like an end at
@@ -117,8 +117,8 @@ def _chance_round(states, faces, keys, die_size, corners, touched, num_players, 
             if state[E.PHASE] == E.PHASE_OVER:
                 if shaping:
                     E.potentials(state, lead)
-                _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, out_rewards, done,
-                            final_obs, final_states)  # fmt: skip
+                _record_end(states, b, lead, num_players, rows, cols, end_mode, max_turns, die_bits, out_rewards,
+                            done, final_obs, final_states)  # fmt: skip
         else:
             E.apply_start_roll(state, faces[j])
         j += 1

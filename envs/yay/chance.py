@@ -21,7 +21,7 @@ from . import engine as E
 
 __all__ = ["LANDING_KEYS", "ScriptedThrows", "SeededThrows", "corners_at"]
 
-LANDING_KEYS = 2**62
+LANDING_KEYS = E.LANDING_KEYS  # keys for engine.sample_landing
 
 
 class SeededThrows:

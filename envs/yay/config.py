@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from envs.common.config import GameConfig
+from envs.common.contract import float_bits
 
 from .engine import END_ROW_AND_COLUMN, END_ROW_OR_COLUMN, MAX_PLAYERS, MAX_SIDE, dice_always_fit, largest_die
 
@@ -42,6 +43,7 @@ class YayConfig(GameConfig):
     def end_mode(self) -> int:
         return END_ROW_AND_COLUMN if self.end_when == "row_and_column" else END_ROW_OR_COLUMN
 
-    def engine_args(self) -> tuple[int, int, int, int, int]:
-        """``(num_players, rows, cols, end_mode, max_turns)``: how ``engine.init_state`` takes the config."""
-        return self.num_players, self.rows, self.cols, self.end_mode, self.max_turns
+    def engine_args(self) -> tuple[int, int, int, int, int, int]:
+        """``(num_players, rows, cols, end_mode, max_turns, die_bits)``: how ``engine.start_game`` takes the config
+        (``die_bits``: ``die_size`` as float32 bits), and the contract's ``engine.header``."""
+        return self.num_players, self.rows, self.cols, self.end_mode, self.max_turns, float_bits(self.die_size)

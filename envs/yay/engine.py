@@ -9,14 +9,18 @@ Chance is explicit and comes in two kinds, both supplied by the caller:
   says whether a landing must be drawn again, so a source can draw landings and a test can place dice.
 
 Everything else is a decision of the player to move (``CURRENT``): write, block, throw again, cross off.
-The board size, the end rule and the turn limit live in the state, so one compiled engine serves every config.
-No PettingZoo or Gymnasium here.
+The board size, the end rule, the turn limit and the die size live in the state, so one compiled engine serves
+every config. The end of the file is the game contract (``envs.common.contract``), where a chance outcome is the
+three faces followed by the touched flags, drawn from four random words. No PettingZoo or Gymnasium here.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float_bits
+from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 
 NUM_DICE = 3
 NUM_FACES = 6
@@ -51,27 +55,32 @@ BLOCKED = 1
 _OWNER_SHIFT = 5
 _CROSSED = 1 << 10
 
-# State slots.
+# State slots. The header (0..5) holds every rule knob, so one compiled engine serves every config.
 NUM_PLAYERS = 0
 ROWS = 1
 COLS = 2
 END_MODE = 3
 MAX_TURNS = 4
-PHASE = 5
-CURRENT = 6  # seat to move (or to roll in the start phase)
-TOTAL = 7  # this throw's total, 0 before the first throw of a turn
-PREVIOUS = 8  # the previous throw's total in this turn, 0 if none
-TURN = 9  # turns ended so far
-TRUNCATED = 10  # 1 if the game stopped at MAX_TURNS
-LAST_EVENT = 11
-LAST_SQUARE = 12  # square of the last write, block or cross-off, -1 if none
-DICE = 13  # 13..15: the last throw's faces 1..6
-FIRST_DONE = 16  # 16..19: 1 once the seat has had its first turn
-START_TOTAL = 20  # 20..23: start roll totals: -1 out of the running, 0 to roll, > 0 rolled
-TOUCHED = 24  # MAX_SQUARES flags: the squares the last throw touched
+DIE_SIZE = 5  # float32 bits of the die's side in squares (``draw_outcome`` lands the dice with it)
+PHASE = 6
+CURRENT = 7  # seat to move (or to roll in the start phase)
+TOTAL = 8  # this throw's total, 0 before the first throw of a turn
+PREVIOUS = 9  # the previous throw's total in this turn, 0 if none
+TURN = 10  # turns ended so far
+TRUNCATED = 11  # 1 if the game stopped at MAX_TURNS
+LAST_EVENT = 12
+LAST_SQUARE = 13  # square of the last write, block or cross-off, -1 if none
+DICE = 14  # 14..16: the last throw's faces 1..6
+FIRST_DONE = DICE + NUM_DICE  # MAX_PLAYERS flags: 1 once the seat has had its first turn
+START_TOTAL = FIRST_DONE + MAX_PLAYERS  # MAX_PLAYERS start roll totals: -1 out of the running, 0 to roll, > 0 rolled
+TOUCHED = START_TOTAL + MAX_PLAYERS  # MAX_SQUARES flags: the squares the last throw touched
 BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
 PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn passed by rule 5 (it never got to act)
 STATE_SIZE = PASSED + MAX_PLAYERS
+
+DEFAULT_DIE_BITS = float_bits(1.27)  # the config's default die (for states rebuilt without a config)
+LANDING_KEYS = 2**62  # landing keys are 0..LANDING_KEYS-1 (``sample_landing`` runs SplitMix64 from one)
+CHANCE_WORDS = NUM_DICE + 1  # random words per chance event: one per face, one landing key
 
 
 def num_actions(rows: int, cols: int) -> int:
@@ -124,16 +133,19 @@ def _live(code: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def init_state(state: np.ndarray, num_players: int, rows: int, cols: int, end_mode: int, max_turns: int) -> None:
+def start_game(state: np.ndarray, num_players: int, rows: int, cols: int, end_mode: int, max_turns: int,
+               die_bits: int) -> None:  # fmt: skip
     """A new game: an empty sheet, every player in the running for the start roll, seat 0 rolls first.
 
-    ``max_turns`` 0 means no turn limit (planning agents' scratch states); the config requires >= 1."""
+    ``max_turns`` 0 means no turn limit (planning agents' scratch states); the config requires >= 1. ``die_bits``:
+    the die's side as float32 bits (``float_bits``). ``init_state`` is the contract's form, from a ``header``."""
     state[:] = 0
     state[NUM_PLAYERS] = num_players
     state[ROWS] = rows
     state[COLS] = cols
     state[END_MODE] = end_mode
     state[MAX_TURNS] = max_turns
+    state[DIE_SIZE] = die_bits
     state[PHASE] = PHASE_START
     state[LAST_SQUARE] = -1
     for seat in range(MAX_PLAYERS):
@@ -404,9 +416,8 @@ def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
 
 
 @njit(cache=True)
-def apply_action(state: np.ndarray, action: int) -> None:
-    """Play a *legal* action of the player to move (check with ``is_legal``)."""
-    seat = state[CURRENT]
+def apply_action(state: np.ndarray, seat: int, action: int) -> None:
+    """Play ``seat``'s *legal* action (check with ``is_legal``: ``seat`` is the player to move)."""
     rows, cols = state[ROWS], state[COLS]
     squares = rows * cols
     if action == 3 * squares:  # throw again: the next throw must beat this one
@@ -612,3 +623,134 @@ def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     for rel in range(n):
         obs[k + 8 + rel] = counts[rel] / squares
         obs[k + 8 + n + rel] = state[PASSED + (seat + rel) % n]
+
+
+# --- The game contract (envs.common.contract): the same names and arity in every game
+
+
+def sizes(config) -> Sizes:
+    """Array lengths under ``config`` (a YayConfig); a chance outcome is 3 faces then the touched flags."""
+    n, rows, cols = config.num_players, config.rows, config.cols
+    return Sizes(n, STATE_SIZE, observation_size(n, rows, cols), num_actions(rows, cols), NUM_DICE + rows * cols,
+                 CHANCE_WORDS)  # fmt: skip
+
+
+def header(config) -> np.ndarray:
+    """The rule knobs ``init_state`` writes into a state: players, sheet, end rule, turn limit, die size.
+
+    ``shaping`` is refused: the contract pays final rewards only (``rewards``), so the generic faces would silently
+    drop it; Yay!'s own faces (``envs.yay_v0``, ``BatchedYay``, the seat env) pay it."""
+    if config.shaping:
+        raise NotImplementedError(
+            "Yay!: 'shaping' is not on the game contract (its faces pay final rewards only); use envs.yay_v0.env(), "
+            "envs.yay.batched.BatchedYay or YayVsOpponents-v0 for shaped rewards"
+        )
+    return np.array([*config.engine_args()], dtype=np.int32)
+
+
+@njit(cache=True, inline="always")
+def init_state(state: np.ndarray, head: np.ndarray) -> None:
+    start_game(state, head[0], head[1], head[2], head[3], head[4], head[5])
+
+
+@njit(cache=True, inline="always")
+def die_size_of(state: np.ndarray) -> float:
+    """The die's side in squares, from the header's float32 bits (as float64: one compiled landing for all)."""
+    return np.float64(state[DIE_SIZE : DIE_SIZE + 1].view(np.float32)[0])
+
+
+@njit(cache=True, inline="always")
+def to_act(state: np.ndarray) -> int:
+    phase = state[PHASE]
+    if phase == PHASE_DECIDE or phase == PHASE_CROSS:
+        return state[CURRENT]
+    return NOBODY if phase == PHASE_OVER else CHANCE
+
+
+@njit(cache=True, inline="always")
+def current_seat(state: np.ndarray) -> int:
+    """Whose turn it is, also at the end: a throw at ``max_turns`` can end the game in the next player's turn, and
+    the AEC env selects that player, as ``envs.yay_v0`` does."""
+    return state[CURRENT]
+
+
+@njit(cache=True, inline="always")
+def status(state: np.ndarray) -> int:
+    if state[PHASE] != PHASE_OVER:
+        return PLAYING
+    return TRUNCATED_STATUS if state[TRUNCATED] else TERMINATED
+
+
+@njit(cache=True, inline="always")
+def rewards(state: np.ndarray, out: np.ndarray) -> None:
+    """``final_reward`` of every seat: +1 a winner (a shared win too), -1 the others, 0 mid-game or truncated."""
+    out[:] = 0.0
+    for seat in range(state[NUM_PLAYERS]):
+        out[seat] = final_reward(state, seat)
+
+
+@njit(cache=True, inline="always")
+def observe(state: np.ndarray, seat: int, out: np.ndarray) -> None:
+    encode_observation(state, seat, out)
+
+
+@njit(cache=True, inline="always")
+def chance_words(state: np.ndarray) -> int:
+    """A fixed block at a start roll or a throw: one word per face, one landing key (a start roll ignores it)."""
+    return CHANCE_WORDS if dice_needed(state) > 0 else 0
+
+
+# check_outcome codes (the spec's explain_outcome words them)
+OUTCOME_BAD_FACE = 1
+OUTCOME_BAD_FLAG = 2
+OUTCOME_NOTHING_TOUCHED = 3
+
+
+@njit(cache=True, inline="always")
+def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> None:
+    """Faces = word mod 6; at a throw the landing of key ``words[3]`` (``sample_landing``, rules/yay.md's model)
+    as the touched flags of the ``rows * cols`` squares after them (zero at a start roll)."""
+    for i in range(NUM_DICE):
+        outcome[i] = words[i] % NUM_FACES
+    rows, cols = state[ROWS], state[COLS]
+    touched = outcome[NUM_DICE : NUM_DICE + rows * cols]
+    if not needs_landing(state):
+        touched[:] = 0
+        return
+    die_size = die_size_of(state)
+    corners = np.empty((NUM_DICE, 2))
+    sample_landing(words[NUM_DICE] % LANDING_KEYS, die_size, rows, cols, corners)
+    touched_squares(corners, die_size, rows, cols, touched)
+
+
+@njit(cache=True, inline="always")
+def check_outcome(state: np.ndarray, outcome: np.ndarray) -> int:
+    """0, or why the outcome is refused: a face outside 0..5, and at a throw a touched flag not 0/1 or no square
+    touched (a start roll ignores the flags). Any touched set passes, so a test may script it square by square."""
+    for i in range(NUM_DICE):
+        if outcome[i] < 0 or outcome[i] >= NUM_FACES:
+            return OUTCOME_BAD_FACE
+    if not needs_landing(state):
+        return 0
+    touched = 0
+    for s in range(state[ROWS] * state[COLS]):
+        flag = outcome[NUM_DICE + s]
+        if flag != 0 and flag != 1:
+            return OUTCOME_BAD_FLAG
+        touched += flag
+    return 0 if touched > 0 else OUTCOME_NOTHING_TOUCHED
+
+
+@njit(cache=True, inline="always")
+def apply_outcome(state: np.ndarray, outcome: np.ndarray) -> None:
+    """A start roll (the faces) or a throw (the faces and the touched flags)."""
+    if needs_landing(state):
+        apply_throw(state, outcome[:NUM_DICE], outcome[NUM_DICE:])
+    else:
+        apply_start_roll(state, outcome[:NUM_DICE])
+
+
+@njit(cache=True)
+def enumerate_outcomes(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarray) -> int:
+    """-1: landings are continuous, so a throw's outcomes are not enumerable (sample ``draw_outcome`` instead)."""
+    return -1
