@@ -94,9 +94,6 @@ class DiceChance:
     def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int = 0) -> np.ndarray:
         from .table import check_faces
 
-        k = int(engine.chance_words(state))
+        k = engine.chance_words(state)
         rolled = self.dice.roll(k)
-        faces = rolled if self._trusted else check_faces(rolled, k, self.faces)
-        out[:] = 0
-        out[:k] = faces
-        return out
+        return rolled if self._trusted else check_faces(rolled, k, self.faces)  # the k faces are the outcome

@@ -36,7 +36,7 @@ class SeededDice:
     def roll(self, n: int) -> np.ndarray:
         if not 0 <= n <= self.block:
             raise ValueError(f"SeededDice rolls 0..{self.block} dice at once, asked for {n}")
-        return self.rng.integers(0, self.faces, size=self.block)[:n]
+        return self.rng.integers(0, self.faces, self.block)[:n]
 
 
 class DiceExhausted(RuntimeError):

@@ -128,15 +128,14 @@ class GameAEC(AECEnv):
             after = self._resolve_chance(state, after)
         self.engine_state = state
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if after == NOBODY:
+        if after == NOBODY:  # rewards are paid at the end only: mid-game they stay the zeros of reset()
             E.rewards(state, self._final)
             for s, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(self._final[s])
             flags = self.truncations if E.status(state) == TRUNCATED else self.terminations
             for a in self.agents:
                 flags[a] = True
-        self._accumulate_rewards()
+            self._accumulate_rewards()
         self._select_and_inform(after)
         if self.render_mode == "human":
             self.render()
@@ -217,6 +216,7 @@ class GameAEC(AECEnv):
         E = self.spec.engine
         check = not getattr(self.chance, "trusted", False)
         seat = E.to_act(state) if seat is None else seat
+        chance_step = self._kernels.aec_chance
         while seat == CHANCE:
             try:
                 outcome = self.chance.outcome(E, state, self._outcome, self._words)
@@ -234,7 +234,7 @@ class GameAEC(AECEnv):
                     why = self.spec.explain_outcome(self.config, int(code))
                     raise ValueError(f"{self.spec.title}: chance outcome {outcome.tolist()} refused: {why}; the game "
                                      "is unchanged")  # fmt: skip
-            seat = self._kernels.aec_chance(state, outcome)
+            seat = chance_step(state, outcome)
         return int(seat)
 
     def _select_and_inform(self, seat: int) -> None:
@@ -244,10 +244,9 @@ class GameAEC(AECEnv):
             self.agent_selection = self.possible_agents[seat]
         elif seat == NOBODY and self._current_seat is not None:
             self.agent_selection = self.possible_agents[int(self._current_seat(self.engine_state))]
-        shared = {"to_act": seat}
-        if self.spec.info is not None:
-            shared.update(self.spec.info(self.config, self.engine_state))
-        self.infos = {a: {k: list(v) if type(v) is list else v for k, v in shared.items()} for a in self.agents}
+        info = self.spec.info
+        shared = {"to_act": seat, **info(self.config, self.engine_state)} if info is not None else {"to_act": seat}
+        self.infos = {a: shared.copy() for a in self.agents}  # one dict per agent (values built anew each step)
 
     def _illegal_message(self, agent: str, seat: int, action: int) -> str:
         mask = np.zeros(self.sizes.actions, dtype=np.int8)

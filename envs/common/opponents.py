@@ -10,52 +10,17 @@ and ``TurnOpponentsVecEnv`` (the SB3 ``VecEnv`` twins, ``vec_games.sb3_names``) 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from .batching import LegalDiscrete
+from .seating import Policy, seat_opponents
 from .vec_games import CoreGames, StepReturn, sb3_names
 
 __all__ = ["OpponentsGames", "Policy", "SingleGameEnv", "TurnOpponentsGames", "seat_opponents"]
-
-
-class Policy(Protocol):
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
-
-
-def seat_opponents(opponents: Any, num_players: int, learner_seat: int) -> dict[int, Policy]:
-    """{seat: policy} for every seat but the learner's: one policy for all, or one per other seat in seat order."""
-    if isinstance(learner_seat, bool) or not isinstance(learner_seat, int | np.integer):
-        raise TypeError(f"learner_seat must be an int seat 0..{num_players - 1}, got {type(learner_seat).__name__} "
-                        f"{learner_seat!r}")  # fmt: skip
-    if not 0 <= learner_seat < num_players:
-        raise ValueError(f"learner_seat must be a seat 0..{num_players - 1}, got {learner_seat!r}")
-    seats = [s for s in range(num_players) if s != learner_seat]
-    if opponents is None:
-        raise ValueError(
-            "opponents are required: a policy with act_batch(observations, masks) (e.g. agents.make_agent('random')) "
-            f"or a list of {len(seats)}, one per other seat"
-        )
-    if isinstance(opponents, str | bytes):
-        raise TypeError(
-            f"opponents must be policies with act_batch(observations, masks), not the name {opponents!r}: build one "
-            f"with agents.make_agent({opponents!r})"
-        )
-    policies = list(opponents) if isinstance(opponents, Sequence) else [opponents]
-    if len(policies) == 1:
-        policies *= len(seats)
-    if len(policies) != len(seats):
-        raise ValueError(
-            f"opponents: {len(policies)} given for {len(seats)} other seats {seats}; give 1 or {len(seats)}"
-        )
-    for policy in policies:
-        if not callable(getattr(policy, "act_batch", None)):
-            raise TypeError(f"opponent {policy!r} has no act_batch(observations, masks) method")
-    return dict(zip(seats, policies, strict=True))
 
 
 class OpponentsGames(CoreGames):
