@@ -9,10 +9,10 @@ from envs.common.numba_cache import configure_numba_cache
 
 configure_numba_cache()
 
-from envs.registration import register_all  # noqa: E402
-
-register_all()
-
 from envs.games import import_games  # noqa: E402
 
-import_games()
+import_games()  # each game on the contract registers its spec
+
+from envs.registration import register_all  # noqa: E402
+
+register_all()  # PettingZoo and Gymnasium ids, the contract games' from their specs

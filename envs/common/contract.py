@@ -123,6 +123,7 @@ class GameSpec:
     action_help: Callable[[Any], str] | None = None  # what the action ids are, for out-of-range errors
     info: Callable[[Any, np.ndarray], dict[str, Any]] | None = None  # what AEC infos hold beyond "to_act"
     render_fps: int = 2
+    classic: str | None = None  # a PettingZoo classic-style module (env, raw_env) serving the id, if any
 
     def __post_init__(self) -> None:
         missing = [name for name in ENGINE_FUNCTIONS if not callable(getattr(self.engine, name, None))]

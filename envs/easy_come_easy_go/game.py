@@ -124,6 +124,7 @@ EASY_COME_EASY_GO = register_game(
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
         kernels=sys.modules[__name__].__name__,
+        classic="envs.easy_come_easy_go_v0",
         action_help=lambda config: ACTION_HELP,
         info=seat_info,
         bench_targets={"env": 1.5, "batched": 200.0},

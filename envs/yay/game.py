@@ -175,6 +175,7 @@ YAY = register_game(
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
         kernels=sys.modules[__name__].__name__,
+        classic="envs.yay_v0",
         action_help=lambda config: action_help(config.rows, config.cols),
         info=seat_info,
         bench_targets={"env": 1.0, "batched": 100.0},
