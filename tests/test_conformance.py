@@ -124,8 +124,10 @@ def test_every_bad_input_is_a_clear_error_that_changes_nothing(game: str) -> Non
         with pytest.raises(ValueError, match=rf"illegal action {illegal} .*Legal action ids"):
             env.step(illegal)
         assert _snapshot(env) == before
-    with pytest.raises(TypeError, match="seed"):
+    with pytest.raises(ValueError, match="seed"):
         env.reset(seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        env.reset(seed="7")
     with pytest.raises(ValueError, match="render_mode"):
         GameAEC(game, render_mode="wrong")
 
@@ -322,3 +324,17 @@ def test_a_heuristic_beats_random_at_pig_through_the_generic_loop() -> None:
     result = play_games("pig", seatings, [HoldAt(), RandomAgent(seed=0)], seed=0)
     wins = (result["final_rewards"] > 0)[seatings == 0].mean()
     assert wins > 0.65  # random vs random: 0.5
+
+
+@pytest.mark.parametrize("module", ["easy_come_easy_go_v0", "yay_v0", "extra_v0"])
+def test_every_classic_env_says_reset_first_and_names_a_bad_seed(module: str) -> None:
+    """The suite's own faces too, generic or not: use before reset is a clear error, and so is a bad seed."""
+    import importlib
+
+    raw = importlib.import_module(f"envs.{module}").raw_env()
+    for call in (raw.last, lambda: raw.observe("player_0"), lambda: raw.step(0)):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    for seed, error in ((-1, ValueError), ("7", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="seed"):
+            raw.reset(seed=seed)

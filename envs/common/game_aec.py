@@ -25,7 +25,7 @@ from .batch_loops import ILLEGAL
 from .chance import ChanceSource, SeededChance
 from .config import validate_config
 from .contract import CHANCE, NOBODY, TRUNCATED, GameSpec, game_spec
-from .table import coerce_action, wrap_classic
+from .table import check_seed, coerce_action, wrap_classic
 
 __all__ = ["GameAEC", "make_env"]
 
@@ -89,12 +89,11 @@ class GameAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; ``seed`` reseeds the chance source, so it and every later unseeded reset are reproducible."""
+        seed = check_seed(seed)
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-                raise TypeError(f"seed must be a non-negative int or None, got {seed!r}")
             reseed = getattr(self.chance, "seed", None)
             if callable(reseed):
-                reseed(int(seed))
+                reseed(seed)
         state = self.engine_state.copy()
         self.spec.engine.init_state(state, self._header)
         seat = self._resolve_chance(state)

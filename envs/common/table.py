@@ -23,7 +23,10 @@ from pettingzoo.utils import wrappers
 from .config import GameConfig
 from .dice import DiceSource, SeededDice
 
-__all__ = ["AECBookkeeping", "DiceTable", "check_faces", "coerce_action", "dice_source", "reseed", "wrap_classic"]
+__all__ = [
+    "AECBookkeeping", "DiceTable", "check_faces", "check_seed", "coerce_action", "dice_source", "reseed",
+    "wrap_classic",
+]  # fmt: skip
 
 
 def wrap_classic(raw: AECEnv) -> AECEnv:
@@ -81,8 +84,20 @@ def check_faces(faces: Any, k: int, num_faces: int) -> np.ndarray:
     return arr.astype(np.int64)
 
 
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as a non-negative int or None, else a TypeError / ValueError that says "seed"."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise TypeError(f"seed must be a non-negative int or None, got {type(seed).__name__} {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative int or None, got {seed}")
+    return int(seed)
+
+
 def reseed(dice: Any, seed: int | None) -> None:
     """Reseed a dice source that can be reseeded (scripted dice ignore it); ``None`` leaves it alone."""
+    seed = check_seed(seed)
     if seed is not None:
         reseed_fn = getattr(dice, "seed", None)
         if reseed_fn is not None:
@@ -136,6 +151,11 @@ class DiceTable:
         self._has_reset = False
         self.agents: list[str] = []
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise RuntimeError(f"{self._game_name}: last() before reset(): call reset() first")
+        return super().last(observe)  # type: ignore[misc]
+
     def _sizes(self) -> tuple[int, int]:
         """(observation length, number of actions); a game whose sizes depend on more than the player count
         (e.g. a board size) overrides this."""
@@ -150,6 +170,8 @@ class DiceTable:
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._has_reset:
+            raise RuntimeError(f"{self._game_name}: observe() before reset(): call reset() first")
         obs = np.empty(self._obs_size, dtype=np.float32)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         self._observe_into(self.engine_state, self._seat[agent], obs, mask)
