@@ -27,11 +27,12 @@ from agents.recipes import OutputDir, RunName, Seed, load_yaml, make_output_dir
 from agents.recipes import section as checked_section
 from envs.common.config import ConfigError, GameConfig, validate_config
 
-KINDS = {
-    "easy_come_easy_go": ("random", "eceg_myopic", "eceg_exact", "eceg_heuristic", "sb3"),
-    "extra": ("random", "extra_greedy", "extra_planner", "extra_expectimax", "sb3"),
-    "yay": ("random", "yay_greedy", "yay_lookahead", "sb3"),
-}
+
+def kinds(game: str) -> tuple[str, ...]:
+    """The agents that can play ``game`` (from the registry: the game's spec, and the agents of any game)."""
+    from agents import agent_names
+
+    return agent_names(game)
 
 
 class AgentSpec(GameConfig):
@@ -178,8 +179,8 @@ def _agent_spec(key: str, value: Any, game: str) -> AgentSpec:
 
     spec = checked_section(f"agents.{key}", AgentSpec, value)
     try:
-        if spec.kind not in KINDS[game]:
-            raise ValueError(f"'kind' must be one of {KINDS[game]} for {game}, got {spec.kind!r}")
+        if spec.kind not in kinds(game):
+            raise ValueError(f"'kind' must be one of {kinds(game)} for {game}, got {spec.kind!r}")
         check_agent(spec.kind, {"path": "", **spec.kwargs} if spec.kind == "sb3" else spec.kwargs, game)
         if spec.kind != "sb3" and spec.path is not None:
             raise ValueError(f"'path' is for kind sb3 (a saved model), not {spec.kind!r}")
@@ -262,7 +263,7 @@ def run_easy_come_easy_go(recipe: EasyComeEasyGoRecipe) -> list[tuple[str, str, 
                 return TurnPolicyInGame(agent)
             return agent
 
-        players = _players(recipe, "full_game", KINDS["easy_come_easy_go"], in_game)
+        players = _players(recipe, "full_game", kinds("easy_come_easy_go"), in_game)
         if len(players) < 2:
             raise ConfigError("[full_game] needs at least two agents that can play the full game")
         by_seating = round_robin(players, section.games_per_seating, section.config, section.seed, progress=True)
@@ -277,7 +278,7 @@ def run_extra(recipe: ExtraRecipe) -> list[tuple[str, str, list[dict[str, Any]]]
     out = []
     if recipe.solitaire:
         section = recipe.solitaire
-        players = _players(recipe, "solitaire", KINDS["extra"])
+        players = _players(recipe, "solitaire", kinds("extra"))
         rows = solitaire_scores(players, section.games, section.config, section.seed)
         out.append(("solitaire: mean score", "score", sorted(rows, key=lambda r: -r["mean_score"])))
     if recipe.tables:
@@ -285,7 +286,7 @@ def run_extra(recipe: ExtraRecipe) -> list[tuple[str, str, list[dict[str, Any]]]
 
         section = recipe.tables
         players = _players(  # a trained solitaire policy plays its own sheet at the table
-            recipe, "tables", KINDS["extra"], lambda a, spec: SolitairePolicyAtTable(a) if spec.kind == "sb3" else a
+            recipe, "tables", kinds("extra"), lambda a, spec: SolitairePolicyAtTable(a) if spec.kind == "sb3" else a
         )
         if len(players) < 2:
             raise ConfigError("[tables] needs at least two agents")
@@ -301,7 +302,7 @@ def run_yay(recipe: YayRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
     from envs.yay.config import YayConfig
 
     section = recipe.tables
-    players = _players(recipe, "tables", KINDS["yay"])  # a policy trained at one seat sees any seat the same way
+    players = _players(recipe, "tables", kinds("yay"))  # a policy trained at one seat sees any seat the same way
     out = []
     for n in section.player_counts:
         game = validate_config(YayConfig, section.config, num_players=n)
