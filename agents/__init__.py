@@ -14,7 +14,7 @@ from typing import Any
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 
-__all__ = ["AGENT_GAMES", "AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent"]
+__all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent"]
 
 # Agents for any game; each game's own agents are declared in its GameSpec (envs/<game>/game.py).
 _GENERIC: dict[str, tuple[str, str, str | None]] = {
@@ -44,9 +44,7 @@ def _agents() -> dict[str, tuple[str, str, str | None]]:
     return table
 
 
-_AGENTS = _agents()
-AGENT_NAMES = tuple(_AGENTS)  # the suite's agents (agent_names() also lists games registered later)
-AGENT_GAMES = {name: game for name, (_, _, game) in _AGENTS.items()}
+AGENT_NAMES = tuple(_agents())  # the suite's agents (agent_names() also lists games registered later)
 
 
 def agent_names(game: str | None = None) -> tuple[str, ...]:

@@ -12,7 +12,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["aec_steps_per_second", "connect_four_steps_per_second", "parser", "pin", "print_ratios"]
+__all__ = [
+    "aec_steps_per_second", "batched_steps_per_second", "connect_four_steps_per_second", "parser", "pin",
+    "print_ratios",
+]  # fmt: skip
 
 
 def parser(description: str) -> argparse.ArgumentParser:
@@ -56,6 +59,21 @@ def aec_steps_per_second(make_env: Callable[[], object], seconds: float, seed: i
         if steps % 512 == 0 and time.perf_counter() > deadline:
             break
     return steps / (time.perf_counter() - start)
+
+
+def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: int = 0) -> float:
+    """A batched engine's decisions/s: ``reset()`` then ``step`` with random legal actions from the masks
+    (``reset`` and ``step`` return the masks second)."""
+    from agents.random_agent import sample_masked
+
+    rng = np.random.default_rng(seed)
+    _, masks, _ = engine.reset()
+    calls = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        _, masks, *_ = engine.step(sample_masked(masks, rng))
+        calls += 1
+    return calls * batch / (time.perf_counter() - start)
 
 
 def connect_four_steps_per_second(seconds: float) -> float:

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agents.random_agent import sample_masked  # noqa: E402
 from bench._common import aec_steps_per_second, connect_four_steps_per_second, parser, pin, print_ratios  # noqa: E402
+from bench._common import batched_steps_per_second as _batched  # noqa: E402
 from envs.easy_come_easy_go.batched import BatchedEasyComeEasyGo  # noqa: E402
 from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnVecEnv  # noqa: E402
 
@@ -26,15 +27,7 @@ TARGETS = {"batched engine": 200.0, "easy_come_easy_go_v0.env()": 1.5}
 
 
 def batched_steps_per_second(batch: int, seconds: float, seed: int = 0) -> float:
-    engine = BatchedEasyComeEasyGo(batch, seed=seed)
-    rng = np.random.default_rng(seed)
-    _, masks, _ = engine.reset()
-    calls = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        _, masks, *_ = engine.step(sample_masked(masks, rng))
-        calls += 1
-    return calls * batch / (time.perf_counter() - start)
+    return _batched(BatchedEasyComeEasyGo(batch, seed=seed), batch, seconds, seed)
 
 
 def turn_vec_steps_per_second(batch: int, seconds: float, seed: int = 0) -> float:

@@ -12,30 +12,19 @@ Pinned to one core by default.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.random_agent import sample_masked  # noqa: E402
 from bench._common import aec_steps_per_second, connect_four_steps_per_second, parser, pin, print_ratios  # noqa: E402
+from bench._common import batched_steps_per_second as _batched  # noqa: E402
 from envs.yay.batched import BatchedYay  # noqa: E402
 
 TARGETS = {"yay_v0.env()": 1.0}
 
 
 def batched_steps_per_second(batch: int, seconds: float, seed: int = 0) -> float:
-    engine = BatchedYay(batch, seed=seed, copy=False)
-    rng = np.random.default_rng(seed)
-    _, masks, _ = engine.reset()
-    calls = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        _, masks, *_ = engine.step(sample_masked(masks, rng))
-        calls += 1
-    return calls * batch / (time.perf_counter() - start)
+    return _batched(BatchedYay(batch, seed=seed, copy=False), batch, seconds, seed)
 
 
 def main(argv: list[str] | None = None) -> int:

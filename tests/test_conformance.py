@@ -312,7 +312,8 @@ def test_the_evaluation_loop_counts_exactly_the_scheduled_games(game: str) -> No
     assert (small["final_rewards"][decided].max(axis=1) == 1).all()  # every finished game has a winner (or two)
     assert (small["final_rewards"][small["truncated"]] == 0).all()
     big = play_games(game, seatings, pool, seed=3, batch_size=300)
-    np.testing.assert_array_equal(big["final_states"].shape, small["final_states"].shape)
+    for result in (small, big):  # every scheduled game was played to its end and recorded (none left at zeros)
+        assert result["final_states"].any(axis=1).all()
 
 
 def test_a_heuristic_beats_random_at_pig_through_the_generic_loop() -> None:

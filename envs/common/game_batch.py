@@ -89,7 +89,7 @@ class BatchedGame:
         self._done[:] = 0
         self._rewards[:] = 0.0
         self._started = True
-        return self._out(self._obs), self._out(self._masks), {"to_act": self._to_act()}
+        return self._out(self._obs), self._out(self._masks), {"to_act": self.to_act_now()}
 
     def step(
         self, actions: Any, active: Any = None
@@ -107,7 +107,7 @@ class BatchedGame:
         self._roll(needy)
         ended = np.flatnonzero(self._done)
         info = {
-            "to_act": self._to_act(),
+            "to_act": self.to_act_now(),
             "ended": ended,
             "final_rewards": self._final_rewards[ended].astype(np.float32),
             "final_observation": self._final_obs[ended],
@@ -153,9 +153,6 @@ class BatchedGame:
 
     def to_act_now(self) -> np.ndarray:
         """(B,): the seat each game waits for."""
-        return self._seats.copy()
-
-    def _to_act(self) -> np.ndarray:
         return self._seats.copy()
 
     def _roll(self, needy: int) -> None:

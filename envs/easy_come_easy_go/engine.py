@@ -17,6 +17,7 @@ from numba import njit
 
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float64_bits
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
+from envs.common.dice_outcomes import bad_faces, draw_faces
 
 NUM_DICE = 4
 NUM_FACES = 6
@@ -395,19 +396,14 @@ def chance_words(state: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> None:
-    """Fair dice: face = word mod 6 (words are uniform on 0..2**63-1: a bias below 1e-18)."""
-    k = dice_needed(state)
-    for i in range(outcome.shape[0]):
-        outcome[i] = words[i] % NUM_FACES if i < k else 0
+    """Fair dice (``envs.common.dice_outcomes``)."""
+    draw_faces(dice_needed(state), words, outcome)
 
 
 @njit(cache=True, inline="always")
 def check_outcome(state: np.ndarray, outcome: np.ndarray) -> int:
     """0 if the first ``dice_needed`` values are faces 0..5 (1 otherwise)."""
-    for i in range(dice_needed(state)):
-        if outcome[i] < 0 or outcome[i] >= NUM_FACES:
-            return 1
-    return 0
+    return 1 if bad_faces(dice_needed(state), outcome) else 0
 
 
 @njit(cache=True, inline="always")

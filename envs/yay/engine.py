@@ -21,6 +21,7 @@ from numba import njit
 
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float_bits
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
+from envs.common.dice_outcomes import bad_faces
 
 NUM_DICE = 3
 NUM_FACES = 6
@@ -727,9 +728,8 @@ def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> N
 def check_outcome(state: np.ndarray, outcome: np.ndarray) -> int:
     """0, or why the outcome is refused: a face outside 0..5, and at a throw a touched flag not 0/1 or no square
     touched (a start roll ignores the flags). Any touched set passes, so a test may script it square by square."""
-    for i in range(NUM_DICE):
-        if outcome[i] < 0 or outcome[i] >= NUM_FACES:
-            return OUTCOME_BAD_FACE
+    if bad_faces(NUM_DICE, outcome):
+        return OUTCOME_BAD_FACE
     if not needs_landing(state):
         return 0
     touched = 0
