@@ -15,6 +15,7 @@ import numpy as np
 
 from agents.base import Agent
 from agents.slots import GameSlots
+from envs.common.seating import choose
 
 __all__ = ["play_games"]
 
@@ -53,7 +54,7 @@ def play_games(
         for i, agent in enumerate(pool):
             rows = np.flatnonzero(owners == i)
             if rows.size:
-                actions[rows] = agent.act_batch(obs[rows], masks[rows])
+                actions[rows] = choose(agent, obs[rows], masks[rows], engine.states[rows], info["to_act"][rows])
         obs, masks, _, _, step_truncated, info = engine.step(actions, counted)
         for k, slot in enumerate(info["ended"].tolist()):
             g = slots.end(slot)

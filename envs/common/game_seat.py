@@ -18,7 +18,7 @@ from gymnasium import spaces
 from .batching import LegalDiscrete
 from .contract import GameSpec
 from .game_batch import BatchedGame
-from .seating import seat_opponents
+from .seating import choose, seat_opponents
 
 __all__ = ["SeatCore", "SeatEnv"]
 
@@ -103,7 +103,8 @@ class SeatCore:
                 if rows.size:
                     who = f"the opponent at seat {seat} ({type(policy).__name__})"
                     try:
-                        chosen = policy.act_batch(self._obs[rows].copy(), self._masks[rows].copy())
+                        chosen = choose(policy, self._obs[rows].copy(), self._masks[rows].copy(),
+                                        self.batch.states[rows], seat)  # fmt: skip
                     except Exception as exc:
                         raise RuntimeError(f"{who} failed: {type(exc).__name__}: {exc}; the step was undone") from exc
                     actions[rows] = self._check(np.asarray(chosen), self._masks[rows], who)

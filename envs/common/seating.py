@@ -7,11 +7,20 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["Policy", "seat_opponents"]
+__all__ = ["Policy", "choose", "seat_opponents"]
 
 
 class Policy(Protocol):
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
+
+
+def choose(policy: Any, observations: np.ndarray, masks: np.ndarray, states: np.ndarray, seats: Any) -> np.ndarray:
+    """A policy's actions for k games: a planning agent (``reads_state = True``) reads the engine states (k, S,
+    read-only) and the seat (k,) it decides for in each, every other policy the observations (k, D); both get
+    the legal masks (k, A)."""
+    if getattr(policy, "reads_state", False):
+        return policy.act_states(states, masks, np.broadcast_to(np.asarray(seats, dtype=np.int64), len(masks)))
+    return policy.act_batch(observations, masks)
 
 
 def seat_opponents(opponents: Any, num_players: int, learner_seat: int) -> dict[int, Policy]:
