@@ -24,9 +24,7 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) bench/bench_easy_come_easy_go.py
-	$(PY) bench/bench_extra.py
-	$(PY) bench/bench_yay.py
+	$(PY) bench/bench_game.py  # every registered game, each against connect_four_v3 in the same run
 
 clean:
 	rm -rf $(VENV) runs results .pytest_cache

@@ -1,12 +1,10 @@
-"""Play agents against each other from a YAML recipe: ``python evaluate.py configs/eval_easy_come_easy_go.yaml``.
+"""Play agents against each other from a YAML recipe: ``python evaluate.py configs/eval_<game>.yaml``.
 
-A recipe names a game, its agents and its benchmarks:
-- ``easy_come_easy_go``: ``turn_tasks`` (each scored exactly, by dynamic programming over every reachable
-  state, as a percentage of the optimal turn) and ``full_game`` (2-player round robin in both seatings);
-- ``extra``: ``solitaire`` (mean score) and ``tables`` (mixed 2-, 4-, … player tables: win rates);
-- ``yay``: ``tables`` (mixed 2-, 3-, 4-player tables: win shares, mean uncrossed numbers).
-Prints one table per benchmark (95% intervals), writes ``results.json``, one CSV per benchmark and
-``evaluation.png``.
+A recipe names a registered game, its agents and its benchmarks: every game has ``tables`` (mixed 2-, 3-, ...
+player tables, seats drawn from the agents: win shares) and ``round_robin`` (2 players, every ordered pair of
+agents: win rates); a game may add its own (``GameSpec.benchmarks``, e.g. Easy Come, Easy Go's exactly scored
+``turn_tasks`` and Extra!'s ``solitaire``). Prints one table per benchmark (95% intervals), writes
+``results.json``, one CSV per benchmark and ``evaluation.png``.
 """
 
 from __future__ import annotations
@@ -18,14 +16,16 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
-from pydantic import AfterValidator, Field
+from pydantic import Field, create_model
 
-from agents.recipes import OutputDir, RunName, Seed, load_yaml, make_output_dir
+from agents.recipes import OutputDir, RunName, load_yaml, make_output_dir
 from agents.recipes import section as checked_section
 from envs.common.config import ConfigError, GameConfig, validate_config
+
+Result = tuple[str, str, list[dict[str, Any]]]
 
 
 def kinds(game: str) -> tuple[str, ...]:
@@ -43,133 +43,70 @@ class AgentSpec(GameConfig):
     only: list[str] | None = Field(None, description="benchmarks it plays; None: every one it can")
 
 
-def _no_player_count(config: dict[str, Any]) -> dict[str, Any]:
-    if "num_players" in config:
-        raise ValueError("'config.num_players' is set by the benchmark itself (player_counts, or 2 for full_game); "
-                         "remove it")  # fmt: skip
-    return config
-
-
-GameKeys = Annotated[dict[str, Any], AfterValidator(_no_player_count)]
-
-
-class TurnTaskSection(GameConfig):
-    config: dict[str, Any] = Field(default_factory=dict, description="TurnTaskConfig keys")
-    value_vectors: int = Field(200, ge=1, le=10**6)
-    seed: Seed = 12345
-
-
-class FullGameSection(GameConfig):
-    config: GameKeys = Field(default_factory=dict, description="EasyComeEasyGoConfig keys other than num_players")
-    games_per_seating: int = Field(2000, ge=1, le=10**8)
-    seed: Seed = 0
-
-
-class SolitaireSection(GameConfig):
-    config: GameKeys = Field(default_factory=dict, description="ExtraConfig keys other than num_players")
-    games: int = Field(10_000, ge=2, le=10**8)
-    seed: Seed = 0
-
-
-class TablesSection(GameConfig):
-    config: GameKeys = Field(default_factory=dict, description="the game's config keys other than num_players")
-    player_counts: list[Annotated[int, Field(ge=2, le=6)]] = Field(default_factory=lambda: [2, 4], min_length=1)
-    games: int = Field(4000, ge=1, le=10**8, description="games per player count; seats drawn from the agents")
-    seed: Seed = 0
-
-
 class _Recipe(GameConfig):
     name: RunName
     output_dir: OutputDir
+    game: str
     agents: dict[str, AgentSpec] = Field(min_length=1)
 
+    def benchmarks(self) -> list[tuple[str, str, Any]]:
+        """(section key, run name, section) of every run, in recipe order: a named section's entries one by one."""
+        out = []
+        for key in self.sections():
+            value = getattr(self, key)
+            if isinstance(value, dict):
+                out += [(key, name, entry) for name, entry in value.items()]
+            elif value is not None:
+                out.append((key, key, value))
+        return out
 
-class EasyComeEasyGoRecipe(_Recipe):
-    game: Literal["easy_come_easy_go"]
-    turn_tasks: dict[str, TurnTaskSection] = Field(default_factory=dict, description="name -> turn task")
-    full_game: FullGameSection | None = None
-
-    def benchmarks(self) -> list[str]:
-        return [*self.turn_tasks, *(["full_game"] if self.full_game else [])]
-
-    def check_game_configs(self) -> None:
-        from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
-        from envs.easy_come_easy_go.turn_task import TurnTaskConfig
-
-        for name, task in self.turn_tasks.items():
-            checked_section(f"turn_tasks.{name}.config", TurnTaskConfig, task.config)
-        if self.full_game:
-            checked_section("full_game.config", EasyComeEasyGoConfig, {**self.full_game.config, "num_players": 2})
+    @classmethod
+    def sections(cls) -> list[str]:
+        return [key for key in cls.model_fields if key not in _Recipe.model_fields]
 
 
-class ExtraRecipe(_Recipe):
-    game: Literal["extra"]
-    solitaire: SolitaireSection | None = None
-    tables: TablesSection | None = None
+def recipe_model(game: str) -> type[_Recipe]:
+    """The recipe model of ``game``: the common keys and one optional section per benchmark it has."""
+    from agents.benchmarks import benchmarks_of
 
-    def benchmarks(self) -> list[str]:
-        return [*(["solitaire"] if self.solitaire else []), *(["tables"] if self.tables else [])]
-
-    def check_game_configs(self) -> None:
-        from envs.extra.config import ExtraConfig
-
-        if self.solitaire:
-            checked_section("solitaire.config", ExtraConfig, {**self.solitaire.config, "num_players": 1})
-        if self.tables:
-            _check_tables(self.tables, ExtraConfig)
+    fields: dict[str, Any] = {}
+    for key, bench in benchmarks_of(game).items():
+        kind = dict[str, bench.section] if bench.named else bench.section | None  # type: ignore[name-defined]
+        fields[key] = (kind, Field(default_factory=dict) if bench.named else None)
+    return create_model(f"{game}_recipe", __base__=_Recipe, **fields)
 
 
-class YayRecipe(_Recipe):
-    game: Literal["yay"]
-    tables: TablesSection | None = None
-
-    def benchmarks(self) -> list[str]:
-        return ["tables"] if self.tables else []
-
-    def check_game_configs(self) -> None:
-        from envs.yay.config import YayConfig
-
-        if self.tables:
-            _check_tables(self.tables, YayConfig)
-
-
-def _check_tables(tables: TablesSection, model: type[GameConfig]) -> None:
-    for n in tables.player_counts:
-        checked_section(f"tables.config (at {n} players)", model, {**tables.config, "num_players": n})
-
-
-RECIPES = {"easy_come_easy_go": EasyComeEasyGoRecipe, "extra": ExtraRecipe, "yay": YayRecipe}
-SECTIONS = {
-    "turn_tasks": TurnTaskSection,
-    "full_game": FullGameSection,
-    "solitaire": SolitaireSection,
-    "tables": TablesSection,
-}
-
-
-def load_recipe(path: Path) -> EasyComeEasyGoRecipe | ExtraRecipe | YayRecipe:
+def load_recipe(path: Path) -> _Recipe:
     """The recipe at ``path`` with every value checked (agents' names and arguments, the game's config keys)."""
+    import envs  # noqa: F401  (registers the suite's games)
+    from agents.benchmarks import benchmarks_of
+    from envs.common.contract import GAMES
+
     raw = load_yaml(path)
     game = raw.get("game")
-    if game not in RECIPES:
-        raise ConfigError(f"'game' must be one of {sorted(RECIPES)}, got {game!r}")
+    if game not in GAMES:
+        raise ConfigError(f"'game' must be one of {sorted(GAMES)}, got {game!r}")
+    benches = benchmarks_of(game)
     agents = raw.get("agents")
     if isinstance(agents, dict):
         raw["agents"] = {key: _agent_spec(str(key), spec, game) for key, spec in agents.items()}
-    for key, model in SECTIONS.items():
-        if key == "turn_tasks" and isinstance(raw.get(key), dict):
-            raw[key] = {name: checked_section(f"{key}.{name}", model, task) for name, task in raw[key].items()}
+    for key, bench in benches.items():
+        if bench.named and isinstance(raw.get(key), dict):
+            raw[key] = {name: checked_section(f"{key}.{name}", bench.section, s) for name, s in raw[key].items()}
         elif isinstance(raw.get(key), dict):
-            raw[key] = checked_section(key, model, raw[key])
-    recipe = validate_config(RECIPES[game], raw)
-    benchmarks = recipe.benchmarks()
-    if not benchmarks:
-        raise ConfigError(f"the recipe names no benchmark; {game} has sections {sorted(RECIPES[game].model_fields)}")
+            raw[key] = checked_section(key, bench.section, raw[key])
+    model = recipe_model(game)
+    recipe = validate_config(model, raw)
+    runs = recipe.benchmarks()
+    if not runs:
+        raise ConfigError(f"the recipe names no benchmark; {game} has sections {model.sections()}")
+    names = sorted({key for key, _, _ in runs} | {name for _, name, _ in runs})
     for name, spec in recipe.agents.items():
-        unknown = set(spec.only or ()) - set(benchmarks)
+        unknown = set(spec.only or ()) - set(names)
         if unknown:
-            raise ConfigError(f"[agents.{name}] 'only' names {sorted(unknown)}; benchmarks: {benchmarks}")
-    recipe.check_game_configs()
+            raise ConfigError(f"[agents.{name}] 'only' names {sorted(unknown)}; benchmarks: {names}")
+    for key, _, section in runs:
+        benches[key].check(game, section)
     return recipe
 
 
@@ -204,11 +141,12 @@ def _check_model_path(spec: AgentSpec) -> None:
         raise ValueError(f"no model at {spec.path}; train it first or set if_missing: skip")
 
 
-def build_agent(name: str, spec: AgentSpec, benchmark: str, can_play: tuple[str, ...]):
-    """The agent for one benchmark, or None when it does not play it (or an optional model is absent)."""
+def build_agent(name: str, spec: AgentSpec, benchmark: str, can_play: tuple[str, ...], section: str = ""):
+    """The agent for one benchmark run (of recipe ``section``), or None when it does not play it (or an optional
+    model is absent)."""
     from agents import make_agent
 
-    if spec.kind not in can_play or (spec.only is not None and benchmark not in spec.only):
+    if spec.kind not in can_play or (spec.only is not None and not {benchmark, section} & set(spec.only)):
         return None
     if spec.kind == "sb3":
         if spec.path is None:
@@ -225,122 +163,34 @@ def build_agent(name: str, spec: AgentSpec, benchmark: str, can_play: tuple[str,
     return agent
 
 
-def _players(recipe, benchmark: str, can_play: tuple[str, ...], wrap=None) -> dict[str, Any]:
-    players = {}
-    for name, spec in recipe.agents.items():
-        agent = build_agent(name, spec, benchmark, can_play)
-        if agent is not None:
-            players[name] = wrap(agent, spec) if wrap else agent
-    return players
+def run(recipe: _Recipe) -> list[Result]:
+    """Every benchmark the recipe names, in recipe order; each seats the agents that can play it (a game's
+    ``table_agent`` hook adapts an agent to a full table, or leaves it out)."""
+    from agents.benchmarks import benchmarks_of, hook
 
+    game = recipe.game
+    benches = benchmarks_of(game)
+    adapt = hook(game, "table_agent")
 
-# --- Benchmarks: each returns (title, kind, rows); kind "percent" / "score" / "win_rate" picks the plot.
+    def players_of(key: str, run_name: str) -> Any:
+        bench = benches[key]
 
+        def players(config: dict[str, Any]) -> dict[str, Any]:
+            seated = {}
+            for name, spec in recipe.agents.items():
+                agent = build_agent(name, spec, run_name, bench.kinds or kinds(game), key)
+                if agent is not None and adapt is not None and bench.kinds is None:
+                    agent = adapt(spec.kind, agent, config)
+                if agent is not None:
+                    seated[name] = agent
+            return seated
 
-def run_easy_come_easy_go(recipe: EasyComeEasyGoRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
-    from tqdm import tqdm
+        return players
 
-    from agents.easy_come_easy_go.evaluation import round_robin, sample_value_vectors, score_turn_policy
-    from agents.easy_come_easy_go.in_game import TurnPolicyInGame, any_prize_not_mine
-
-    out = []
-    for task, section in recipe.turn_tasks.items():
-        rows = []
-        for name, agent in _players(recipe, task, ("random", "eceg_myopic", "eceg_exact", "sb3")).items():
-            total = len(sample_value_vectors(section.config, section.value_vectors, section.seed))
-            with tqdm(total=total, desc=f"{task}: {name}", leave=False) as bar:
-                row = score_turn_policy(agent, section.config, section.value_vectors, section.seed, bar.update)
-            rows.append({**row, "agent": name})
-        rows.sort(key=lambda r: -r["percent_of_optimum"])
-        out.append((f"turn task {task}: exact expected value per turn", "percent", rows))
-    if recipe.full_game:
-        section = recipe.full_game
-
-        def in_game(agent, spec: AgentSpec):
-            if spec.kind == "eceg_exact":  # the optimal turn for "any prize I do not hold"
-                return TurnPolicyInGame(agent, valuation=any_prize_not_mine)
-            if spec.kind == "sb3":  # the trained turn policy chasing the heuristic's position values
-                return TurnPolicyInGame(agent)
-            return agent
-
-        players = _players(recipe, "full_game", kinds("easy_come_easy_go"), in_game)
-        if len(players) < 2:
-            raise ConfigError("[full_game] needs at least two agents that can play the full game")
-        by_seating = round_robin(players, section.games_per_seating, section.config, section.seed, progress=True)
-        out.append(("full game, 2 players, both seatings: win rate", "win_rate", overall_win_rates(by_seating)))
-        out.append(("full game by seating: seat 0's win rate", "table", by_seating))
+    out: list[Result] = []
+    for key, run_name, section in recipe.benchmarks():
+        out += benches[key].run(game, run_name, section, players_of(key, run_name))
     return out
-
-
-def run_extra(recipe: ExtraRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
-    from agents.extra.evaluation import mixed_table_win_rates, solitaire_scores
-
-    out = []
-    if recipe.solitaire:
-        section = recipe.solitaire
-        players = _players(recipe, "solitaire", kinds("extra"))
-        rows = solitaire_scores(players, section.games, section.config, section.seed)
-        out.append(("solitaire: mean score", "score", sorted(rows, key=lambda r: -r["mean_score"])))
-    if recipe.tables:
-        from agents.extra.at_table import SolitairePolicyAtTable
-
-        section = recipe.tables
-        players = _players(  # a trained solitaire policy plays its own sheet at the table
-            recipe, "tables", kinds("extra"), lambda a, spec: SolitairePolicyAtTable(a) if spec.kind == "sb3" else a
-        )
-        if len(players) < 2:
-            raise ConfigError("[tables] needs at least two agents")
-        for n in section.player_counts:
-            rows = mixed_table_win_rates(players, n, section.games, section.config, section.seed + n)
-            out.append((f"{n}-player tables (seats drawn from the agents): win share", "win_rate", rows))
-    return out
-
-
-def run_yay(recipe: YayRecipe) -> list[tuple[str, str, list[dict[str, Any]]]]:
-    from agents.yay.evaluation import mixed_table_win_rates
-    from envs.yay import engine as yay_engine
-    from envs.yay.config import YayConfig
-
-    section = recipe.tables
-    players = _players(recipe, "tables", kinds("yay"))  # a policy trained at one seat sees any seat the same way
-    out = []
-    for n in section.player_counts:
-        game = validate_config(YayConfig, section.config, num_players=n)
-        size = yay_engine.observation_size(n, game.rows, game.cols)
-        seated = {}
-        for name, agent in players.items():  # a trained model reads one table size's observations only
-            space = getattr(agent, "observation_space", None)
-            if space is None or space.shape == (size,):
-                seated[name] = agent
-            else:
-                print(f"note: {name!r} plays no {n}-player table: trained on observations of {space.shape[0]} floats, "
-                      f"these have {size}")  # fmt: skip
-        if len(seated) < 2:
-            raise ConfigError(f"[tables] {n}-player tables need at least two agents that can play them")
-        rows = mixed_table_win_rates(seated, n, section.games, section.config, section.seed + n)
-        out.append((f"{n}-player tables (seats drawn from the agents): win share", "win_rate", rows))
-    return out
-
-
-def overall_win_rates(game_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each agent's wins over all its 2-player games (both seats, every opponent), with a Wilson interval."""
-    from agents.stats import wilson_ci
-
-    wins: dict[str, float] = {}
-    games: dict[str, int] = {}
-    seconds: dict[str, float] = {}
-    for r in game_rows:
-        n = r["games"]
-        for seat, won in ((r["seat_0"], r["seat_0_wins"]), (r["seat_1"], r["seat_1_wins"])):
-            wins[seat] = wins.get(seat, 0) + won
-            games[seat] = games.get(seat, 0) + n
-            seconds[seat] = seconds.get(seat, 0.0) + n / r["games_per_second"]
-    out = []
-    for agent in wins:
-        rate, low, high = wilson_ci(wins[agent], games[agent])
-        out.append({"agent": agent, "win_rate": rate, "ci_low": low, "ci_high": high, "games": games[agent],
-                    "games_per_second": games[agent] / seconds[agent]})  # fmt: skip
-    return sorted(out, key=lambda r: -r["win_rate"])
 
 
 # --- Output
@@ -353,7 +203,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def print_tables(benchmarks: list[tuple[str, str, list[dict[str, Any]]]]) -> None:
+def print_tables(benchmarks: list[Result]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -369,7 +219,7 @@ def print_tables(benchmarks: list[tuple[str, str, list[dict[str, Any]]]]) -> Non
         console.print(table)
 
 
-def plot(benchmarks: list[tuple[str, str, list[dict[str, Any]]]], path: Path, title: str) -> None:
+def plot(benchmarks: list[Result], path: Path, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -407,7 +257,7 @@ def slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", title.split(":")[0].lower()).strip("_")
 
 
-def write_outputs(recipe, benchmarks: list[tuple[str, str, list[dict[str, Any]]]]) -> Path:
+def write_outputs(recipe, benchmarks: list[Result]) -> Path:
     out = Path(recipe.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     for title, _, rows in benchmarks:
@@ -433,8 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             recipe = validate_config(type(recipe), recipe, output_dir=args.output_dir)
         make_output_dir(recipe.output_dir, "output_dir")
         started = time.perf_counter()
-        runner = {"easy_come_easy_go": run_easy_come_easy_go, "extra": run_extra, "yay": run_yay}[recipe.game]
-        benchmarks = runner(recipe)
+        benchmarks = run(recipe)
     except (ConfigError, FileNotFoundError) as exc:  # FileNotFoundError: a model deleted since the check
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""Train an agent from a YAML recipe: ``python train.py configs/easy_come_easy_go_turn.yaml``.
+"""Train an agent from a YAML recipe: ``python train.py configs/<recipe>.yaml`` (the recipes in ``configs/``).
 
 Runs are resumable: checkpoints land in ``<output_dir>/checkpoints`` every ``checkpoint_every`` steps and on
 Ctrl-C or SIGTERM (written atomically; the newest ``keep_checkpoints`` are kept). Running the same command

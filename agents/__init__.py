@@ -21,12 +21,6 @@ _GENERIC: dict[str, tuple[str, str, str | None]] = {
     "random": ("agents.random_agent", "RandomAgent", None),
     "sb3": ("agents.sb3_agent", "SB3Agent", None),
 }
-# Games whose GameSpec does not list its agents yet (they move there as each game's port to the contract ends).
-_NOT_IN_A_SPEC_YET: dict[str, tuple[str, str, str | None]] = {
-    "extra_greedy": ("agents.extra", "GreedyAgent", "extra"),
-    "extra_planner": ("agents.extra", "PlannerAgent", "extra"),
-    "extra_expectimax": ("agents.extra", "ExpectimaxAgent", "extra"),
-}
 
 
 def _agents() -> dict[str, tuple[str, str, str | None]]:
@@ -39,8 +33,6 @@ def _agents() -> dict[str, tuple[str, str, str | None]]:
         for name, target in spec.agents.items():
             module, cls = target.split(":")
             table[name] = (module, cls, spec.id)
-    for name, entry in _NOT_IN_A_SPEC_YET.items():
-        table.setdefault(name, entry)
     return table
 
 

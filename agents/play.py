@@ -47,14 +47,22 @@ def play_games(
     truncated = np.zeros(num_games, dtype=bool)
     final_states = np.zeros((num_games, engine.sizes.state), dtype=np.int32)
     started = time.perf_counter()
+    simultaneous = engine.simultaneous
     while not slots.finished:
         counted = slots.counted()  # spare slots wait instead of playing games nobody counts
-        owners = np.where(counted, slots.seatings(seat_agents)[np.arange(batch), info["to_act"]], -1)
-        actions = np.zeros(batch, dtype=np.int64)
+        rows, seats = np.nonzero(info["acting"] & counted[:, None])  # every decision due now: (game, seat)
+        owners = slots.seatings(seat_agents)[rows, seats]
+        actions = np.zeros((batch, num_players) if simultaneous else batch, dtype=np.int64)
         for i, agent in enumerate(pool):
-            rows = np.flatnonzero(owners == i)
-            if rows.size:
-                actions[rows] = choose(agent, obs[rows], masks[rows], engine.states[rows], info["to_act"][rows])
+            mine = owners == i
+            if mine.any():
+                r, s = rows[mine], seats[mine]
+                view = (obs[r, s], masks[r, s]) if simultaneous else (obs[r], masks[r])
+                chosen = choose(agent, *view, engine.states[r], s)
+                if simultaneous:
+                    actions[r, s] = chosen
+                else:
+                    actions[r] = chosen
         obs, masks, _, _, step_truncated, info = engine.step(actions, counted)
         for k, slot in enumerate(info["ended"].tolist()):
             g = slots.end(slot)

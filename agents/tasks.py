@@ -1,96 +1,69 @@
-"""Training tasks by name: what ``train.py`` builds from a recipe's ``task.id`` and how it scores the result."""
+"""Training tasks by name: what ``train.py`` builds from a recipe's ``task.id`` and how it scores the result.
+
+Every registered game has ``<game>_vs_opponents`` (one learning seat against fixed opponents, ``agents.vs_opponents``);
+a game declares any task of its own in its spec (``GameSpec.tasks``: id -> ``"module:TASK"``, a :class:`Task`).
+No game is named here.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from agents.base import Agent
 
-__all__ = ["TASKS", "check_task_config", "make_training_env", "score_trained_agent"]
-
-TASKS = (
-    "easy_come_easy_go_turn",
-    "extra_solitaire",
-    "easy_come_easy_go_vs_opponents",
-    "extra_vs_opponents",
-    "yay_vs_opponents",
-)
-VS_OPPONENTS_TASKS = TASKS[2:]
+__all__ = ["TASKS", "Task", "all_tasks", "check_task_config", "make_training_env", "score_trained_agent", "task"]
 
 
-def _check(task_id: str) -> None:
-    if task_id not in TASKS:
-        raise ValueError(f"unknown task {task_id!r}; known tasks: {', '.join(TASKS)}")
+@dataclass(frozen=True)
+class Task:
+    """A training task: ``check(config)`` raises a ConfigError naming a bad key (before anything is built),
+    ``make_env(config, num_envs, seed)`` is the SB3 vec env with ``action_masks()``, ``score(agent, config,
+    samples, seed)`` the task's headline number for a trained agent beside the reference it must beat."""
+
+    id: str
+    check: Callable[[dict[str, Any]], None]
+    make_env: Callable[[dict[str, Any], int, int], Any]
+    score: Callable[[Agent, dict[str, Any], int, int], dict[str, Any]]
+
+
+def all_tasks() -> dict[str, Task]:
+    """Every task of every registered game."""
+    import envs  # noqa: F401  (registers the suite's games)
+    from agents.vs_opponents import vs_opponents_task
+    from envs.common.contract import GAMES
+
+    out: dict[str, Task] = {}
+    for spec in GAMES.values():
+        out[f"{spec.id}_vs_opponents"] = vs_opponents_task(spec.id)
+        for task_id, target in spec.tasks.items():
+            module, name = target.split(":")
+            out[task_id] = getattr(importlib.import_module(module), name)
+    return out
+
+
+TASKS = tuple(all_tasks())  # the suite's tasks (what a recipe's task.id may name)
+
+
+def task(task_id: str) -> Task:
+    tasks = all_tasks()
+    if task_id not in tasks:
+        raise ValueError(f"unknown task {task_id!r}; known tasks: {', '.join(tasks)}")
+    return tasks[task_id]
 
 
 def check_task_config(task_id: str, config: dict[str, Any]) -> None:
     """Validate a recipe's ``task.config`` up front (ConfigError naming the key), before anything is built."""
-    _check(task_id)
-    from envs.common.config import ConfigError, validate_config
-
-    if task_id in VS_OPPONENTS_TASKS:
-        from agents import check_agent
-        from agents.vs_opponents import OpponentsTaskConfig, make_vs_opponents_env
-
-        task = validate_config(OpponentsTaskConfig, config)
-        game = task_id.removesuffix("_vs_opponents")
-        for k, spec in enumerate(task.opponents):
-            try:
-                check_agent(spec.kind, spec.kwargs, game)
-            except (TypeError, ValueError) as exc:
-                raise ConfigError(f"[task.config.opponents.{k}] {exc}") from None
-        try:  # seats, the game's own keys and limits, the opponents' argument values: building one game checks them
-            make_vs_opponents_env(task_id, config, 1, 0)
-        except (TypeError, ValueError, FileNotFoundError) as exc:
-            raise ConfigError(f"[task.config] {exc}") from None
-    elif task_id == "easy_come_easy_go_turn":
-        from envs.easy_come_easy_go.turn_task import TurnTaskConfig
-
-        validate_config(TurnTaskConfig, config)
-    else:
-        from envs.extra.solitaire_task import SolitaireConfig
-
-        validate_config(SolitaireConfig, config)
+    task(task_id).check(config)
 
 
-def make_training_env(task_id: str, config: dict[str, Any], num_envs: int, seed: int):
+def make_training_env(task_id: str, config: dict[str, Any], num_envs: int, seed: int) -> Any:
     """A vectorised SB3 env with ``action_masks()`` for the task."""
-    _check(task_id)
-    if task_id in VS_OPPONENTS_TASKS:
-        from agents.vs_opponents import make_vs_opponents_env
-
-        return make_vs_opponents_env(task_id, config, num_envs, seed)
-    if task_id == "easy_come_easy_go_turn":
-        from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnVecEnv
-
-        return EasyComeEasyGoTurnVecEnv(num_envs, config=config, seed=seed)
-    from envs.extra.solitaire_task import ExtraSolitaireVecEnv
-
-    return ExtraSolitaireVecEnv(num_envs, config=config, seed=seed)
+    return task(task_id).make_env(config, num_envs, seed)
 
 
 def score_trained_agent(task_id: str, agent: Agent, config: dict[str, Any], samples: int, seed: int) -> dict[str, Any]:
-    """The task's headline number for a trained agent, beside the reference it must beat.
-
-    Turn task: exact expected value vs the exact optimum over ``samples`` value vectors. Extra! solitaire:
-    mean score over ``samples`` games vs the greedy agent on the same dice. Against opponents: win rate over
-    ``samples`` games beside the first opponent's own win rate in the learner's seat.
-    """
-    _check(task_id)
-    if task_id in VS_OPPONENTS_TASKS:
-        from agents.vs_opponents import score_vs_opponents
-
-        return score_vs_opponents(task_id, agent, config, samples, seed)
-    if task_id == "easy_come_easy_go_turn":
-        from agents.easy_come_easy_go.evaluation import score_turn_policy
-
-        return score_turn_policy(agent, config, num_vectors=samples, seed=seed)
-    from agents.extra import GreedyAgent
-    from agents.extra.evaluation import solitaire_scores
-    from envs.common.config import validate_config
-    from envs.extra.solitaire_task import SolitaireConfig
-
-    game = validate_config(SolitaireConfig, config).game_config().model_dump(exclude={"num_players", "reward"})
-    rows = solitaire_scores({"trained": agent, "greedy": GreedyAgent(**config)}, samples, game, seed)
-    trained, greedy = rows
-    return {**trained, "greedy_mean_score": greedy["mean_score"], "greedy_ci95": greedy["ci95"]}
+    """The task's headline number for a trained agent, beside the reference it must beat."""
+    return task(task_id).score(agent, config, samples, seed)

@@ -1,4 +1,4 @@
-"""Training and scoring a policy at one seat against fixed opponents (the ``*_vs_opponents`` tasks).
+"""Training and scoring a policy at one seat against fixed opponents: every game's ``<game>_vs_opponents`` task.
 
 Task config (a recipe's ``task.config``): ``opponents`` (an agent name, ``{kind, kwargs}``, or a list of them, one
 per other seat), ``learner_seat`` (default 0) and ``game`` (the game's config keys).
@@ -16,8 +16,10 @@ from agents import make_agent
 from agents.base import Agent
 from agents.stats import wilson_ci
 from envs.common.config import GameConfig, validate_config
+from envs.common.seating import choose
 
-__all__ = ["OpponentsTaskConfig", "make_vs_opponents_env", "score_vs_opponents", "win_rate_vs_opponents"]
+__all__ = ["OpponentsTaskConfig", "make_vs_opponents_env", "score_vs_opponents", "vs_opponents_task",
+           "win_rate_vs_opponents"]  # fmt: skip
 
 CHUNK = 4096  # games played side by side when scoring
 
@@ -42,29 +44,41 @@ class OpponentsTaskConfig(GameConfig):
         return [make_agent(spec.kind, **spec.kwargs) for spec in self.opponents]
 
 
-def _env_class(task_id: str) -> type:
-    if task_id == "easy_come_easy_go_vs_opponents":
-        from envs.easy_come_easy_go.vs_opponents import EasyComeEasyGoVsOpponentsVecEnv
+def make_vs_opponents_env(game: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
+    """The game's seat vec env (SB3 ``SeatVecEnv``) with its opponents built from their specs."""
+    from envs.common.game_seat import SeatVecEnv  # type: ignore[attr-defined]
 
-        return EasyComeEasyGoVsOpponentsVecEnv
-    if task_id == "extra_vs_opponents":
-        from envs.extra.vs_opponents import ExtraVsOpponentsVecEnv
-
-        return ExtraVsOpponentsVecEnv
-    if task_id == "yay_vs_opponents":
-        from envs.yay.vs_opponents import YayVsOpponentsVecEnv
-
-        return YayVsOpponentsVecEnv
-    raise ValueError(
-        f"unknown task {task_id!r}; known: easy_come_easy_go_vs_opponents, extra_vs_opponents, yay_vs_opponents"
-    )
-
-
-def make_vs_opponents_env(task_id: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
-    """The task's SB3 vec env with its opponents built from their specs."""
     task = validate_config(OpponentsTaskConfig, config)
-    opponents = task.build_opponents()
-    return _env_class(task_id)(num_envs, opponents, task.game, learner_seat=task.learner_seat, seed=seed)
+    return SeatVecEnv(game, num_envs, task.build_opponents(), task.game, learner_seat=task.learner_seat, seed=seed)
+
+
+def vs_opponents_task(game: str) -> Any:
+    """``game``'s ``<game>_vs_opponents`` training task (``agents.tasks.Task``)."""
+    from agents.tasks import Task
+
+    def check(config: dict[str, Any]) -> None:
+        from agents import check_agent
+        from envs.common.config import ConfigError
+
+        task = validate_config(OpponentsTaskConfig, config)
+        for k, spec in enumerate(task.opponents):
+            try:
+                check_agent(spec.kind, spec.kwargs, game)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"[task.config.opponents.{k}] {exc}") from None
+        try:  # seats, the game's own keys and limits, the opponents' argument values: building one game checks them
+            from envs.common.game_seat import SeatGames
+
+            SeatGames(game, 1, task.build_opponents(), task.game, learner_seat=task.learner_seat, seed=0)
+        except (TypeError, ValueError, FileNotFoundError) as exc:
+            raise ConfigError(f"[task.config] {exc}") from None
+
+    return Task(
+        id=f"{game}_vs_opponents",
+        check=check,
+        make_env=lambda config, num_envs, seed: make_vs_opponents_env(game, config, num_envs, seed),
+        score=lambda agent, config, samples, seed: score_vs_opponents(game, agent, config, samples, seed),
+    )
 
 
 def win_rate_vs_opponents(agent: Agent, make_env: Callable[[int, int], Any], games: int, seed: int) -> dict[str, Any]:
@@ -79,7 +93,8 @@ def win_rate_vs_opponents(agent: Agent, make_env: Callable[[int, int], Any], gam
         obs = env.reset()
         pending = np.ones(n, dtype=bool)
         while pending.any():
-            obs, _, dones, infos = env.step(agent.act_batch(obs, env.action_masks().astype(np.int8)))
+            masks = env.action_masks().astype(np.int8)
+            obs, _, dones, infos = env.step(choose(agent, obs, masks, env.engine_states, env.learner_seat))
             for i in np.flatnonzero(dones & pending):
                 wins += bool(infos[i]["won"])
                 ties += bool(infos[i]["won"]) and bool(infos[i].get("tied", False))
@@ -90,12 +105,12 @@ def win_rate_vs_opponents(agent: Agent, make_env: Callable[[int, int], Any], gam
             "mean_return": float(np.mean(returns))}  # fmt: skip
 
 
-def score_vs_opponents(task_id: str, agent: Agent, config: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
+def score_vs_opponents(game: str, agent: Agent, config: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
     """The trained agent's win rate beside the first opponent's own in the learner's seat (same dice stream)."""
     task = validate_config(OpponentsTaskConfig, config)
 
     def make_env(n: int, env_seed: int) -> Any:
-        return make_vs_opponents_env(task_id, config, n, env_seed)
+        return make_vs_opponents_env(game, config, n, env_seed)
 
     trained = win_rate_vs_opponents(agent, make_env, games, seed)
     reference = make_agent(task.opponents[0].kind, **task.opponents[0].kwargs)

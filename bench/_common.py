@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 
 __all__ = [
-    "aec_steps_per_second", "batched_steps_per_second", "connect_four_steps_per_second", "parser", "pin",
-    "print_ratios",
+    "aec_steps_per_second", "batched_steps_per_second", "connect_four_steps_per_second", "parallel_steps_per_second",
+    "parser", "pin", "print_ratios",
 ]  # fmt: skip
 
 
@@ -61,19 +61,49 @@ def aec_steps_per_second(make_env: Callable[[], object], seconds: float, seed: i
     return steps / (time.perf_counter() - start)
 
 
+def parallel_steps_per_second(make_env: Callable[[], object], seconds: float, seed: int = 0) -> float:
+    """The usual PettingZoo Parallel loop: a random legal action per agent that decides (its mask is not all zero);
+    counts decisions, as the AEC loop does."""
+    env = make_env()
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = rounds = 0
+    start = time.perf_counter()
+    while True:
+        actions = {}
+        for agent in env.agents:
+            legal = np.flatnonzero(obs[agent]["action_mask"])
+            if legal.size:
+                actions[agent] = int(legal[rng.integers(legal.size)])
+        obs, *_ = env.step(actions)
+        steps += len(actions)
+        rounds += 1
+        if not env.agents:
+            obs, _ = env.reset()
+        if rounds % 256 == 0 and time.perf_counter() - start > seconds:
+            break
+    return steps / (time.perf_counter() - start)
+
+
 def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: int = 0) -> float:
     """A batched engine's decisions/s: ``reset()`` then ``step`` with random legal actions from the masks
-    (``reset`` and ``step`` return the masks second)."""
+    (``reset`` and ``step`` return the masks second). Masks (B, P, A) are a simultaneous game's: every seat with a
+    legal action decides, and each counts as a decision (a seat with none sends -1 and does not count)."""
     from agents.random_agent import sample_masked
 
     rng = np.random.default_rng(seed)
     _, masks, _ = engine.reset()
-    calls = 0
+    decisions = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        _, masks, *_ = engine.step(sample_masked(masks, rng))
-        calls += 1
-    return calls * batch / (time.perf_counter() - start)
+        if masks.ndim == 3:
+            actions = sample_masked(masks.reshape(-1, masks.shape[-1]), rng).reshape(masks.shape[:2])
+            decisions += int(np.count_nonzero(actions >= 0))
+        else:
+            actions = sample_masked(masks, rng)
+            decisions += batch
+        _, masks, *_ = engine.step(actions)
+    return decisions / (time.perf_counter() - start)
 
 
 def connect_four_steps_per_second(seconds: float) -> float:

@@ -8,6 +8,7 @@ __all__ = ["GAME_MODULES", "import_games"]
 
 GAME_MODULES = (
     "envs.easy_come_easy_go.game",
+    "envs.extra.game",
     "envs.yay.game",
 )
 

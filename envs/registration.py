@@ -9,27 +9,30 @@ import pettingzoo
 
 NAMESPACE = "dicearena"
 
-# Games not on the contract's registry yet (Extra!: the generic faces are sequential only).
-_NOT_IN_A_SPEC_YET = {f"{NAMESPACE}/extra-v0": ("envs.extra_v0", True)}
 PETTINGZOO_ENVS: dict[str, tuple[str, bool]] = {}  # id: (module with env / parallel_env, has parallel_env)
 
 
 def _pettingzoo_envs() -> dict[str, tuple[str, bool]]:
-    """Every registered game's PettingZoo id: its classic module if it has one, else the generic env."""
+    """Every registered game's PettingZoo id: its classic module if it has one, else the generic env; a
+    simultaneous game has a Parallel env too."""
     from envs.common.contract import GAMES
 
-    out = {spec.env_id: (spec.classic or "envs.common.game_aec", False) for spec in GAMES.values()}
-    return out | _NOT_IN_A_SPEC_YET
+    return {spec.env_id: (spec.classic or "envs.common.game_aec", spec.dynamics == "simultaneous")
+            for spec in GAMES.values()}  # fmt: skip
 
 
-GYMNASIUM_ENVS = {
-    f"{NAMESPACE}/EasyComeEasyGoTurn-v0": "envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv",
-    f"{NAMESPACE}/ExtraSolitaire-v0": "envs.extra.solitaire_task:ExtraSolitaireEnv",
-    # one learning seat against fixed opponents (``opponents=`` required)
-    f"{NAMESPACE}/EasyComeEasyGoVsOpponents-v0": "envs.easy_come_easy_go.vs_opponents:EasyComeEasyGoVsOpponentsEnv",
-    f"{NAMESPACE}/ExtraVsOpponents-v0": "envs.extra.vs_opponents:ExtraVsOpponentsEnv",
-    f"{NAMESPACE}/YayVsOpponents-v0": "envs.yay.vs_opponents:YayVsOpponentsEnv",
-}
+GYMNASIUM_ENVS: dict[str, tuple[str, dict[str, str]]] = {}  # id: (entry point, kwargs)
+
+
+def _gymnasium_envs() -> dict[str, tuple[str, dict[str, str]]]:
+    """Every registered game's seat-vs-opponents id (``opponents=`` required) and the task envs it declares."""
+    from envs.common.contract import GAMES
+
+    out: dict[str, tuple[str, dict[str, str]]] = {}
+    for spec in GAMES.values():
+        out[f"{NAMESPACE}/{spec.camel_name}VsOpponents-v0"] = ("envs.common.game_seat:SeatEnv", {"game": spec.id})
+        out |= {f"{NAMESPACE}/{name}": (entry, {}) for name, entry in spec.gym_envs.items()}
+    return out
 
 
 def register_all() -> None:
@@ -41,10 +44,14 @@ def register_all() -> None:
             if module == "envs.common.game_aec":  # a contract game without a classic module of its own
                 game = env_id.split("/")[1].rsplit("-v", 1)[0]
                 pettingzoo.register("aec", env_id, entry_point=f"{module}:make_env", kwargs={"game": game})
+                if parallel:
+                    pettingzoo.register("parallel", env_id, entry_point="envs.common.game_parallel:make_parallel_env",
+                                        kwargs={"game": game})  # fmt: skip
                 continue
             pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
             if parallel:
                 pettingzoo.register("parallel", env_id, entry_point=f"{module}:parallel_env")
-        for env_id, entry_point in GYMNASIUM_ENVS.items():
+        GYMNASIUM_ENVS.update(_gymnasium_envs())
+        for env_id, (entry_point, kwargs) in GYMNASIUM_ENVS.items():
             if env_id not in gymnasium.registry:
-                gymnasium.register(id=env_id, entry_point=entry_point)
+                gymnasium.register(id=env_id, entry_point=entry_point, kwargs=kwargs)

@@ -21,8 +21,8 @@ from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, TRUNCATED,
 MAX_PLAYERS = 4
 ROLL, HOLD = 0, 1
 # state slots
-NUM_PLAYERS, TARGET, MAX_TURNS = 0, 1, 2  # the header
-PHASE, CURRENT, TURN_TOTAL, TURN, LAST_FACE, SCORES = 3, 4, 5, 6, 7, 8
+NUM_PLAYERS, TARGET, MAX_TURNS, SHAPING = 0, 1, 2, 3  # the header
+PHASE, CURRENT, TURN_TOTAL, TURN, LAST_FACE, SCORES = 4, 5, 6, 7, 8, 9
 STATE_SIZE = SCORES + MAX_PLAYERS
 P_CHANCE, P_DECIDE, P_WON, P_TRUNCATED = 0, 1, 2, 3
 
@@ -31,6 +31,7 @@ class PigConfig(GameConfig):
     num_players: int = Field(2, ge=2, le=MAX_PLAYERS)
     target: int = Field(30, ge=2, le=1000, description="points that win")
     max_turns: int = Field(200, ge=1, le=100_000, description="turns before the game stops (reward 0)")
+    shaping: bool = Field(False, description="each step pays the change of (own score - best other) / target")
 
 
 def sizes(config: PigConfig) -> Sizes:
@@ -38,13 +39,13 @@ def sizes(config: PigConfig) -> Sizes:
 
 
 def header(config: PigConfig) -> np.ndarray:
-    return np.array([config.num_players, config.target, config.max_turns], dtype=np.int32)
+    return np.array([config.num_players, config.target, config.max_turns, int(config.shaping)], dtype=np.int32)
 
 
 @njit(cache=True)
 def init_state(state, head):
     state[:] = 0
-    state[:3] = head[:3]
+    state[:4] = head[:4]
     state[PHASE] = P_CHANCE
     state[LAST_FACE] = -1
 
@@ -152,6 +153,21 @@ def enumerate_outcomes(state, outcomes, probs):
     return 6
 
 
+@njit(cache=True)
+def shaping_potentials(state, out):
+    """(own score - the best other score) / target per seat with ``shaping``, else 0 (the contract's shaping)."""
+    out[:] = 0.0
+    if state[SHAPING] == 0:
+        return
+    n = state[NUM_PLAYERS]
+    for s in range(n):
+        best = 0
+        for o in range(n):
+            if o != s and state[SCORES + o] > best:
+                best = state[SCORES + o]
+        out[s] = (state[SCORES + s] - best) / state[TARGET]
+
+
 # --- batched kernels: the shared loops, compiled (and cached) with Pig's engine functions
 
 
@@ -161,15 +177,17 @@ def batch_start(states, head):
 
 
 @njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states):
-    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, to_act,
-                 is_legal, apply_action, status, rewards, observe, init_state, chance_words)  # fmt: skip
+def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
+                 to_act, is_legal, apply_action, status, rewards, observe, init_state,
+                 chance_words, shaping_potentials)  # fmt: skip
 
 
 @njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states,
-                    draw_outcome, apply_outcome, status, rewards, observe, init_state, chance_words)  # fmt: skip
+def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
+                    draw_outcome, apply_outcome, status, rewards, observe, init_state, chance_words,
+                    shaping_potentials)  # fmt: skip
 
 
 @njit(cache=True)
@@ -224,6 +242,7 @@ PIG = register_game(
         render_rgb=_rgb,
         agents={"pig_hold_at_20": "tests.pig_game:HoldAt"},
         kernels=__name__,
+        observation_bounds=lambda config: (0.0, float("inf")),  # a turn's total is unbounded
     )
 )
 

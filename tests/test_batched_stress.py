@@ -14,10 +14,9 @@ import numpy as np
 import pytest
 
 from agents.random_agent import sample_masked
+from envs.common.game_batch import BatchedGame
 from envs.easy_come_easy_go import engine as EC
-from envs.easy_come_easy_go.batched import BatchedEasyComeEasyGo
 from envs.extra import engine as EX
-from envs.extra.batched import BatchedExtra
 from envs.yay import engine as YE
 from envs.yay.batched import BatchedYay
 
@@ -104,7 +103,7 @@ def test_yay_batched_engine_survives_short_games_and_ends_inside_throws(max_turn
 @pytest.mark.parametrize("max_turns", [1, 2, 5, 20])
 @pytest.mark.parametrize("policy", [random_legal, freeze_one], ids=["random", "freeze_one"])
 def test_easy_come_batched_engine_survives_short_games(max_turns: int, policy: Policy) -> None:
-    batch = BatchedEasyComeEasyGo(B, num_players=3, max_turns=max_turns, seed=max_turns, copy=False)
+    batch = BatchedGame("easy_come_easy_go", B, num_players=3, max_turns=max_turns, seed=max_turns, copy=False)
     _, masks, _ = batch.reset()
     rng = np.random.default_rng(max_turns)
 
@@ -133,7 +132,7 @@ def test_easy_come_batched_engine_survives_short_games(max_turns: int, policy: P
 def test_extra_batched_engine_survives_many_games(num_players: int, policy: Policy) -> None:
     """Extra! has no turn limit (every game ends when every seat has filled an EXTRA column): seat counts and
     policies that fill one column fast (the lowest id) or spread over the columns (the highest) instead."""
-    batch = BatchedExtra(B, num_players=num_players, seed=num_players, copy=False)
+    batch = BatchedGame("extra", B, num_players=num_players, seed=num_players, copy=False)
     _, masks, _ = batch.reset()
     rng = np.random.default_rng(num_players)
     done_slots = EX.PLAYERS + np.arange(num_players) * EX.PLAYER_SIZE + EX.P_DONE

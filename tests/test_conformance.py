@@ -12,18 +12,37 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 import envs  # noqa: F401  (registers the suite's games)
 import tests.pig_game  # noqa: F401  (registers "pig")
 from agents.random_agent import sample_masked
 from envs.common.chance import ScriptedChance, SeededChance
-from envs.common.contract import GAMES, NOBODY
+from envs.common.contract import GAMES, NOBODY, SIMULTANEOUS
 from envs.common.game_aec import GameAEC, make_env
 from envs.common.game_batch import BatchedGame
+from envs.common.game_parallel import GameParallel
 from envs.common.game_seat import SeatCore, SeatEnv
 
 GAME_IDS = sorted(GAMES)
+SIMULTANEOUS_IDS = [g for g in GAME_IDS if GAMES[g].dynamics == "simultaneous"]
+
+
+def random_actions(batch: BatchedGame, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A random legal action for every deciding seat: (B,), or (B, P) in a simultaneous game (-1 where a seat
+    does not decide)."""
+    if not batch.simultaneous:
+        return sample_masked(masks, rng)
+    flat = masks.reshape(-1, masks.shape[-1])
+    deciding = flat.any(axis=1)
+    out = np.full(flat.shape[0], -1, dtype=np.int64)
+    out[deciding] = sample_masked(flat[deciding], rng)
+    return out.reshape(masks.shape[:2])
+
+
+def limited(game: str) -> dict[str, int]:
+    """A short game's config override, where the game has a turn limit."""
+    return {"max_turns": 10} if "max_turns" in GAMES[game].config.model_fields else {}
 
 
 def random_episode(env: GameAEC, rng: np.random.Generator, seed: int | None) -> list[tuple]:
@@ -47,6 +66,12 @@ def test_pettingzoo_api_seed_and_render_tests(game: str) -> None:
     render_test(lambda render_mode=None: make_env(game, render_mode=render_mode))
 
 
+@pytest.mark.parametrize("game", SIMULTANEOUS_IDS)
+def test_pettingzoo_parallel_api_and_seed_tests(game: str) -> None:
+    parallel_api_test(GameParallel(game), num_cycles=300)
+    parallel_seed_test(lambda: GameParallel(game), num_cycles=300)
+
+
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_seed_fixes_twenty_episodes_and_unseeded_resets_continue_the_stream(game: str) -> None:
     runs = []
@@ -59,22 +84,34 @@ def test_a_seed_fixes_twenty_episodes_and_unseeded_resets_continue_the_stream(ga
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_batched_engine_at_b_1_replays_the_aec_game(game: str) -> None:
+    """Move for move (a simultaneous round: the AEC env's seat-by-seat choices are the batch's one joint step)."""
     env, batch = GameAEC(game), BatchedGame(game, 1, seed=5)
     env.reset(seed=5)
     obs, masks, info = batch.reset()
     rng = np.random.default_rng(0)
     ended = 0
     while ended < 20:
-        agent = env.agent_selection
-        o = env.observe(agent)
-        assert info["to_act"][0] == env.possible_agents.index(agent)
-        np.testing.assert_array_equal(o["observation"], obs[0])
-        np.testing.assert_array_equal(o["action_mask"], masks[0])
-        action = int(sample_masked(masks, rng)[0])
-        env.step(action)
-        obs, masks, rewards, terminated, truncated, info = batch.step(np.array([action]))
+        if batch.simultaneous:
+            assert info["to_act"][0] == SIMULTANEOUS
+            actions = random_actions(batch, masks, rng)
+            for seat in np.flatnonzero(info["acting"][0]):
+                agent = env.agent_selection
+                assert agent == env.possible_agents[seat]
+                o = env.observe(agent)
+                np.testing.assert_array_equal(o["observation"], obs[0, seat])
+                np.testing.assert_array_equal(o["action_mask"], masks[0, seat])
+                env.step(int(actions[0, seat]))
+        else:
+            agent = env.agent_selection
+            o = env.observe(agent)
+            assert info["to_act"][0] == env.possible_agents.index(agent)
+            np.testing.assert_array_equal(o["observation"], obs[0])
+            np.testing.assert_array_equal(o["action_mask"], masks[0])
+            actions = sample_masked(masks, rng)
+            env.step(int(actions[0]))
+        obs, masks, rewards, terminated, truncated, info = batch.step(actions)
         assert [env.rewards[a] for a in env.possible_agents] == rewards[0].tolist()
-        done = any(env.terminations.values()) or any(env.truncations.values())
+        done = all(env.terminations.values()) or all(env.truncations.values())
         assert done == bool(terminated[0] or truncated[0])
         if done:
             ended += 1
@@ -84,13 +121,18 @@ def test_the_batched_engine_at_b_1_replays_the_aec_game(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_masks_are_never_empty_for_the_player_to_act_and_every_game_ends(game: str) -> None:
-    batch = BatchedGame(game, 512, seed=3, max_turns=10)
+    batch = BatchedGame(game, 512, seed=3, **limited(game))
     obs, masks, info = batch.reset()
     rng = np.random.default_rng(3)
     ended = 0
     for _ in range(2000):
-        assert (info["to_act"] >= 0).all() and masks.any(axis=1).all()
-        obs, masks, rewards, terminated, truncated, info = batch.step(sample_masked(masks, rng))
+        acting = info["acting"]
+        assert acting.any(axis=1).all()  # some seat decides in every game
+        if batch.simultaneous:
+            np.testing.assert_array_equal(masks.any(axis=2), acting)  # a mask exactly for the deciding seats
+        else:
+            assert (info["to_act"] >= 0).all() and masks.any(axis=1).all()
+        obs, masks, rewards, terminated, truncated, info = batch.step(random_actions(batch, masks, rng))
         ended += info["ended"].size
         np.testing.assert_array_equal(terminated | truncated, np.isin(np.arange(512), info["ended"]))
     assert ended > 2000
@@ -174,7 +216,7 @@ def test_infos_are_per_agent_and_the_end_is_consistent(game: str) -> None:
     env = GameAEC(game)
     env.reset(seed=2)
     rng = np.random.default_rng(2)
-    while not (any(env.terminations.values()) or any(env.truncations.values())):
+    while not all(env.terminations[a] or env.truncations[a] for a in env.agents):
         infos = list(env.infos.values())
         assert len({id(i) for i in infos}) == len(infos)  # not one shared dict
         env.step(int(sample_masked(env.observe(env.agent_selection)["action_mask"][None], rng)[0]))
@@ -216,7 +258,7 @@ def test_the_batched_engine_checks_every_array_it_is_given(game: str) -> None:
         batch.step(np.zeros(8, dtype=np.int64))
     obs, masks, _ = batch.reset()
     before = batch.states.copy()
-    legal = masks.argmax(axis=1)
+    legal = masks.argmax(axis=-1)
     for actions, active, error, words in [
         (legal[:7], None, ValueError, "shape"), (legal.astype(float), None, TypeError, "integers"),
         (legal, np.ones(7, dtype=bool), ValueError, "active"), (legal, np.ones(8, dtype=int), ValueError, "active"),
@@ -224,9 +266,10 @@ def test_the_batched_engine_checks_every_array_it_is_given(game: str) -> None:
         with pytest.raises(error, match=words):
             batch.step(actions, active)
         np.testing.assert_array_equal(batch.states, before)
-    if (masks[0] == 0).any():
+    first = masks[3, 0] if batch.simultaneous else masks[3]  # game 3's (first) deciding seat
+    if (first == 0).any():
         bad = legal.copy()
-        bad[3] = int(np.flatnonzero(masks[3] == 0)[0])
+        bad[3] = int(np.flatnonzero(first == 0)[0])  # a simultaneous game: every seat of game 3
         with pytest.raises(ValueError, match="game 3"):
             batch.step(bad)
         np.testing.assert_array_equal(batch.states, before)
@@ -288,7 +331,7 @@ def test_a_misbehaving_opponent_undoes_the_whole_step(game: str, misbehave: str)
         except (RuntimeError, ValueError) as exc:
             assert "opponent at seat 1" in str(exc)
             np.testing.assert_array_equal(core.batch.states, before)  # the learner's move was undone too
-            assert (core.batch.to_act_now() == core.learner_seat).all()
+            assert core.batch.acting_now()[:, core.learner_seat].all()
             break
         finally:
             opponent.misbehave = None
@@ -314,6 +357,29 @@ def test_the_evaluation_loop_counts_exactly_the_scheduled_games(game: str) -> No
     big = play_games(game, seatings, pool, seed=3, batch_size=300)
     for result in (small, big):  # every scheduled game was played to its end and recorded (none left at zeros)
         assert result["final_states"].any(axis=1).all()
+
+
+def test_shaped_rewards_telescope_to_the_final_rewards_in_every_face() -> None:
+    """Pig with ``shaping``: every step pays the change of potential (the generic faces' shaping), each seat's
+    return is still its final reward, and the batched engine pays what the AEC env pays, step for step."""
+    env, batch = GameAEC("pig", shaping=True), BatchedGame("pig", 1, seed=5, shaping=True)
+    env.reset(seed=5)
+    obs, masks, info = batch.reset()
+    rng = np.random.default_rng(0)
+    returns, shaped_steps, ended = np.zeros(2), 0, 0
+    while ended < 20:
+        action = int(sample_masked(masks, rng)[0])
+        env.step(action)
+        obs, masks, rewards, terminated, truncated, info = batch.step(np.array([action]))
+        np.testing.assert_allclose([env.rewards[a] for a in env.possible_agents], rewards[0], atol=1e-6)
+        returns += rewards[0]
+        shaped_steps += bool(rewards[0].any()) and not (terminated[0] or truncated[0])
+        if terminated[0] or truncated[0]:
+            ended += 1
+            np.testing.assert_allclose(returns, info["final_rewards"][0], atol=1e-5)
+            returns[:] = 0.0
+            env.reset()
+    assert shaped_steps > 20  # shaping paid along the way, not only at the end
 
 
 def test_a_heuristic_beats_random_at_pig_through_the_generic_loop() -> None:

@@ -12,6 +12,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import envs
 from envs import easy_come_easy_go_v0
+from envs.common.chance import WORD_HIGH
 from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice, SeededDice
 from envs.easy_come_easy_go import engine as E
@@ -129,17 +130,18 @@ def test_reset_with_seed_reproduces_on_a_used_env() -> None:
     assert _play(env, np.random.default_rng(0)) != a
 
 
-def test_one_dice_roll_call_per_chance_event_in_engine_order() -> None:
-    """The batched engine's stream contract: SeededDice(seed) drives the engine exactly as the env does."""
+def test_one_block_of_four_words_per_chance_event_in_engine_order() -> None:
+    """The batched engine's stream contract (``SeededChance``): each chance event takes four random words from the
+    seeded generator, die i showing word i mod 6, so the engine replays the env exactly."""
     env = raw_env(num_players=3)
     env.reset(seed=99)
     rng = np.random.default_rng(5)
-    dice = SeededDice(seed=99)
+    words = np.random.default_rng(99)
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
     E.start_game(state, 3, 1000, 0, -1)
     while True:
         while (k := E.dice_needed(state)) > 0:
-            E.apply_chance(state, dice.roll(k))
+            E.apply_chance(state, words.integers(0, WORD_HIGH, size=E.NUM_DICE, dtype=np.int64)[:k] % E.NUM_FACES)
         np.testing.assert_array_equal(state, env.engine_state)
         if state[E.PHASE] == E.PHASE_OVER:
             break

@@ -1,8 +1,10 @@
-"""Easy Come, Easy Go agents: the exact turn solver against independent brute force, exact policy
-evaluation against Monte Carlo, agent legality, full-game strength, the SB3 wrapper and the registry."""
+"""Easy Come, Easy Go agents: the exact turn solver against independent brute force (its chance is the engine's),
+exact policy evaluation against Monte Carlo, agent legality, full-game planners reading engine states, full-game
+strength, the SB3 wrapper and the registry."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 from functools import cache
@@ -17,14 +19,18 @@ from agents.easy_come_easy_go import (
     MyopicAgent,
     any_prize_probability,
     evaluate_turn_policy_exact,
+    exact,
     lookahead_turn,
     solve_turn,
     solve_turns,
     success_probability,
 )
-from agents.easy_come_easy_go.heuristics import LookaheadAgent, decode_dice, decode_game, observation_kind
+from agents.easy_come_easy_go.evaluation import play_full_game
+from agents.easy_come_easy_go.heuristics import LookaheadAgent, any_prize_not_mine
+from agents.easy_come_easy_go.in_game import TurnPolicyInGame
+from envs.common.contract import CHANCE, NOBODY
 from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.batched import BatchedEasyComeEasyGo
+from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
 from envs.easy_come_easy_go.turn_encoding import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
 
 ONES = np.ones(9)
@@ -48,7 +54,9 @@ def _prizes(d: tuple[int, ...], variant: bool) -> list[bool]:
     ]
 
 
-def brute_force_value(values: np.ndarray, variant: bool = False) -> float:
+def brute_force_value(values: np.ndarray, variant: bool = False, face_p: np.ndarray | None = None) -> float:
+    """Optimal turn value; ``face_p``: each face's probability (fair dice if None)."""
+    face_p = np.full(6, 1 / 6) if face_p is None else face_p
     best = {
         d: max([v for v, ok in zip(values, _prizes(d, variant), strict=True) if ok], default=0.0)
         for d in itertools.product(range(6), repeat=4)
@@ -74,8 +82,8 @@ def brute_force_value(values: np.ndarray, variant: bool = False) -> float:
             dice = list(kept)
             for i, f in zip(free, faces, strict=True):
                 dice[i] = f
-            total += decide(tuple(dice), frozen)
-        return total / 6 ** len(free)
+            total += math.prod(face_p[f] for f in faces) * decide(tuple(dice), frozen)
+        return total
 
     return reroll((-1, -1, -1, -1), 0)
 
@@ -127,6 +135,87 @@ def test_four_of_a_kind_by_an_independent_formula() -> None:
     first = [max(d.count(f) for f in range(6)) for d in itertools.product(range(6), repeat=4)]
     expected = sum(p(k, 3) for k in first) / len(first)
     assert success_probability(4) == pytest.approx(expected, abs=1e-12)
+
+
+# --- The solver's chance is the engine's --------------------------------------------------------
+
+
+def _engine_roll(state: np.ndarray) -> dict[tuple[int, ...], float]:
+    """The engine's enumeration of the roll pending in ``state``, by multiset of the faces rolled."""
+    outcomes = np.zeros((6**4, 4), dtype=np.int32)
+    probs = np.zeros(6**4)
+    count = eng.enumerate_outcomes(state, outcomes, probs)
+    k = eng.dice_needed(state)
+    out: dict[tuple[int, ...], float] = {}
+    for row, p in zip(outcomes[:count, :k].tolist(), probs[:count].tolist(), strict=True):
+        out[tuple(sorted(row))] = out.get(tuple(sorted(row)), 0.0) + p
+    return out
+
+
+def test_the_solvers_chance_distribution_is_the_engines() -> None:
+    """At every roll of seeded games (any dice kept, any positions), the solver's distribution of the rolled faces
+    is the engine's enumeration; applying the solver's outcomes to the real state keeps the kept dice."""
+    rng = np.random.default_rng(21)
+    state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
+    mask = np.zeros(eng.NUM_ACTIONS, dtype=np.int8)
+    seen = set()
+    eng.start_game(state, 3, 1000, 0, 0)
+    for _ in range(400):
+        if eng.to_act(state) == CHANCE:
+            k, frozen = eng.dice_needed(state), int(state[eng.FROZEN])
+            seen.add(frozen)
+            engine = _engine_roll(state)
+            solver = exact.roll_distribution(k)
+            assert list(solver) == sorted(engine) and solver == pytest.approx(engine, abs=1e-15)
+            assert math.fsum(solver.values()) == pytest.approx(1.0, abs=1e-12)
+            codes, probs = exact.roll_outcomes(frozen)
+            assert len(codes) == 6**k and probs == pytest.approx(np.full(6**k, 6.0**-k), abs=1e-15)
+            kept = [(i, int(state[eng.DICE + i])) for i in range(4) if (frozen >> i) & 1]
+            faces = codes[:, None] // 6 ** np.arange(3, -1, -1) % 6
+            assert all((faces[:, i] == 0).all() for i, _ in kept)  # kept dice read face 0: add their digits
+            eng.apply_outcome(state, rng.integers(0, 6, 4).astype(np.int32))
+        elif eng.to_act(state) == NOBODY:
+            eng.start_game(state, 3, 1000, 0, 0)
+        else:
+            eng.legal_mask(state, state[eng.CURRENT], mask)
+            eng.apply_action(state, state[eng.CURRENT], int(rng.choice(np.flatnonzero(mask))))
+    assert len(seen) >= 8  # many different kept-dice patterns came up
+
+
+FACE_P = np.array([0.3, 0.05, 0.1, 0.2, 0.1, 0.25])  # loaded dice
+
+
+def _loaded_enumeration(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarray) -> int:
+    """The engine's enumeration contract with loaded dice: every roll in order, each with its probability."""
+    k = eng.dice_needed(state)
+    for code, faces in enumerate(itertools.product(range(6), repeat=k)):
+        outcomes[code, :] = 0
+        outcomes[code, :k] = faces
+        probs[code] = math.prod(FACE_P[f] for f in faces)
+    return 6**k
+
+
+@pytest.fixture
+def loaded_engine(monkeypatch):
+    """The engine's chance enumeration replaced by loaded dice (the solver's cached tables rebuilt around it)."""
+    caches = (exact.roll_outcomes, exact.roll_distribution, exact._tables, exact._frozen_keys)
+    for c in caches:
+        c.cache_clear()
+    monkeypatch.setattr(eng, "enumerate_outcomes", _loaded_enumeration)
+    yield
+    monkeypatch.undo()
+    for c in caches:
+        c.cache_clear()
+
+
+def test_solver_and_evaluator_take_chance_from_the_engine(loaded_engine) -> None:
+    """With the engine's enumeration loaded, the solver solves the loaded game (brute force with those dice) and
+    the exact evaluator scores the solver's policy at that value: neither has a dice model of its own."""
+    for values in (ONES, np.eye(9)[7], np.random.default_rng(6).integers(0, 4, 9).astype(float)):
+        loaded = solve_turn(values).value
+        assert loaded == pytest.approx(brute_force_value(values, face_p=FACE_P), abs=1e-9)
+        assert abs(loaded - brute_force_value(values)) > 1e-3  # and that is not the fair dice' value
+        assert evaluate_turn_policy_exact(ExactTurnAgent(), values, value_scale=3.0) == pytest.approx(loaded, abs=1e-9)
 
 
 # --- Exact policy evaluation ---------------------------------------------------------------------
@@ -205,12 +294,14 @@ def test_exact_evaluation_rejects_illegal_policies_and_bad_input() -> None:
 # --- Agents --------------------------------------------------------------------------------------
 
 
-def _random_turn_batch(n: int, seed: int, restrict: bool = True) -> tuple[np.ndarray, np.ndarray]:
+def _random_turn_batch(n: int, seed: int, restrict: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Turn-task observations, masks (randomly restricted) and the engine states they show."""
     rng = np.random.default_rng(seed)
     obs = np.zeros((n, TURN_OBS_SIZE), dtype=np.float32)
     masks = np.zeros((n, eng.NUM_ACTIONS), dtype=np.int8)
-    state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
+    states = np.zeros((n, eng.STATE_SIZE), dtype=np.int32)
     for b in range(n):
+        state = states[b]
         eng.init_turn_state(state, 0)
         eng.apply_chance(state, rng.integers(0, 6, 4))
         while rng.random() < 0.5:  # freeze a random legal subset, re-roll
@@ -226,19 +317,33 @@ def _random_turn_batch(n: int, seed: int, restrict: bool = True) -> tuple[np.nda
         keep = rng.random(eng.NUM_ACTIONS) < 0.7  # the agent must respect any sub-mask it is given
         if restrict and (masks[b] * keep).any():
             masks[b] *= keep
-    return obs, masks
+    return obs, masks, states
 
 
-def _random_game_batch(num_players: int, steps: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    games = BatchedEasyComeEasyGo(64, seed=seed, num_players=num_players)
-    obs, masks, _ = games.reset(seed=seed)
-    rand = RandomAgent(seed)
-    seen_obs, seen_masks = [obs], [masks]
-    for _ in range(steps):
-        obs, masks, *_ = games.step(rand.act_batch(obs, masks))
-        seen_obs.append(obs)
-        seen_masks.append(masks)
-    return np.concatenate(seen_obs), np.concatenate(seen_masks)
+def _game_positions(num_players: int, num_positions: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Decisions (engine states, masks, seats) of seeded full games driven through the engine alone: collect the
+    first legal prize 80% of the time, else a random legal action, so prizes change hands and threats come up."""
+    rng = np.random.default_rng(seed)
+    head = eng.header(EasyComeEasyGoConfig(num_players=num_players))
+    state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
+    eng.init_state(state, head)
+    mask = np.zeros(eng.NUM_ACTIONS, dtype=np.int8)
+    states, masks, seats = [], [], []
+    while len(states) < num_positions:
+        seat = eng.to_act(state)
+        if seat == CHANCE:
+            eng.apply_outcome(state, rng.integers(0, eng.NUM_FACES, eng.NUM_DICE).astype(np.int32))
+        elif seat == NOBODY:
+            eng.init_state(state, head)
+        else:
+            eng.legal_mask(state, seat, mask)
+            states.append(state.copy())
+            masks.append(mask.copy())
+            seats.append(seat)
+            prizes = np.flatnonzero(mask[: eng.NUM_PRIZES])
+            action = prizes[0] if prizes.size and rng.random() < 0.8 else rng.choice(np.flatnonzero(mask))
+            eng.apply_action(state, seat, int(action))
+    return np.array(states), np.array(masks), np.array(seats, dtype=np.int64)
 
 
 def _assert_legal(actions: np.ndarray, masks: np.ndarray) -> None:
@@ -247,38 +352,114 @@ def _assert_legal(actions: np.ndarray, masks: np.ndarray) -> None:
 
 
 def test_agents_only_play_legal_actions() -> None:
-    obs, masks = _random_turn_batch(300, seed=8)
+    obs, masks, _ = _random_turn_batch(300, seed=8)
     for agent in (ExactTurnAgent(), MyopicAgent(), LookaheadAgent(), LookaheadAgent(horizon=2)):
         _assert_legal(agent.act_batch(obs, masks), masks)
-        assert agent.act(obs[0], masks[0]) == agent.act_batch(obs[:1], masks[:1])[0]
+        assert agent.act(obs[0], masks[0]) == agent.act_batch(obs[:1], masks[:1])[0]  # the turn task: observations
     for players in (2, 3, 6):
-        obs, masks = _random_game_batch(players, 40, seed=players)
-        assert observation_kind(obs) == ("game", players)
-        for agent in (MyopicAgent(), LookaheadAgent(), FullGameHeuristicAgent()):
-            _assert_legal(agent.act_batch(obs, masks), masks)
-    with pytest.raises(ValueError, match="turn task"):
-        ExactTurnAgent().act_batch(obs, masks)
-    with pytest.raises(ValueError, match="observation length"):
-        MyopicAgent().act_batch(np.zeros((1, 5)), masks[:1])
+        states, masks, seats = _game_positions(players, 300, seed=players)
+        for agent in (MyopicAgent(), LookaheadAgent(), FullGameHeuristicAgent(), TurnPolicyInGame(ExactTurnAgent())):
+            assert agent.reads_state  # the full game: engine states
+            _assert_legal(agent.act_states(states, masks, seats), masks)
+    game_obs = np.zeros((1, eng.observation_size(2)), dtype=np.float32)
+    with pytest.raises(ValueError, match="plays the turn task"):
+        ExactTurnAgent().act_states(states, masks, seats)
+    with pytest.raises(ValueError, match="plays the turn task"):
+        ExactTurnAgent().act_batch(game_obs, masks[:1])
+    for agent in (MyopicAgent(), LookaheadAgent()):  # a full-game observation is never decoded
+        with pytest.raises(ValueError, match=r"turn-task observations .* act_states\(states, masks, seats\)"):
+            agent.act_batch(game_obs, masks[:1])
+    for agent in (FullGameHeuristicAgent(), TurnPolicyInGame(MyopicAgent())):
+        with pytest.raises(ValueError, match="act_states"):
+            agent.act_batch(obs[:1], masks[:1])
+        with pytest.raises(ValueError, match=r"state=env.state\(\)"):
+            agent.act(obs[0], masks[0])
+    off_turn = states[:1].copy()
+    off_turn[0, eng.PHASE] = eng.PHASE_ROLL
+    with pytest.raises(ValueError, match="not a decision of seat"):
+        FullGameHeuristicAgent().act_states(off_turn, masks[:1], seats[:1])
+    other = (int(states[0, eng.CURRENT]) + 1) % players  # not the seat to move
+    with pytest.raises(ValueError, match=f"not a decision of seat {other}"):
+        MyopicAgent().act_states(states[:1], masks[:1], np.array([other]))
+    with pytest.raises(ValueError, match="engine states"):
+        MyopicAgent().act_states(states[:1, :10], masks[:1], seats[:1])
 
 
-def test_decoders_read_engine_states() -> None:
+def _digest(actions: np.ndarray) -> str:
+    return hashlib.sha256(np.ascontiguousarray(actions, dtype=np.int64).tobytes()).hexdigest()[:16]
+
+
+# Computed with the observation-decoding agents (DiceView / GameView) this change removed, on the positions of
+# _game_positions(P, 1500, seed=P) for P = 2, 3, 6 (4,500 decisions, 770 with an opponent on three prizes).
+OLD_POSITIONS = "a77e95aaf2ab5d96"  # sha256 of the concatenated int32 states
+OLD_CHOICES = {
+    "myopic": "3e6f5762c05ad6a7",
+    "lookahead": "80fa57aefa1c2927",
+    "lookahead_2": "b738bb1a475cf799",
+    "heuristic": "18ad539d079824c7",
+    "heuristic_2_steal_0.5_3": "0d8a58f2a3debd62",
+    "exact@game, any prize": "5b8cf450c3b3ae28",
+    "exact@game, position values": "18ad539d079824c7",
+    "myopic@game, position values": "54d7b4d4f4138c8a",
+}
+
+
+def test_state_reading_agents_choose_what_the_observation_decoders_chose() -> None:
+    agents = {
+        "myopic": MyopicAgent(),
+        "lookahead": LookaheadAgent(),
+        "lookahead_2": LookaheadAgent(horizon=2),
+        "heuristic": FullGameHeuristicAgent(),
+        "heuristic_2_steal_0.5_3": FullGameHeuristicAgent(base=2.0, steal_bonus=(0.5, 3.0)),
+        "exact@game, any prize": TurnPolicyInGame(ExactTurnAgent(), valuation=any_prize_not_mine),
+        "exact@game, position values": TurnPolicyInGame(ExactTurnAgent()),
+        "myopic@game, position values": TurnPolicyInGame(MyopicAgent()),
+    }
+    positions = [_game_positions(p, 1500, seed=p) for p in (2, 3, 6)]
+    assert hashlib.sha256(np.concatenate([s for s, _, _ in positions]).tobytes()).hexdigest()[:16] == OLD_POSITIONS
+    chosen = {name: np.concatenate([a.act_states(*pos) for pos in positions]) for name, a in agents.items()}
+    assert {name: _digest(c) for name, c in chosen.items()} == OLD_CHOICES
+    assert (chosen["heuristic"] != chosen["myopic"]).mean() > 0.1  # the digests tell different players apart
+
+
+def test_a_planner_plays_a_pettingzoo_game_from_its_state() -> None:
+    """In an AEC loop a planner takes ``act(obs, mask, state=env.state(), seat=)``: the same choice as the batched
+    ``act_states`` on that state, and a legal move to the end of the game."""
+    from envs import easy_come_easy_go_v0
+
+    env = easy_come_easy_go_v0.env(num_players=3)
+    env.reset(seed=4)
+    agents = {"player_0": FullGameHeuristicAgent(), "player_1": MyopicAgent(), "player_2": LookaheadAgent()}
+    moves = 0
+    for name in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(name)
+        action = agents[name].act(obs["observation"], obs["action_mask"], state=env.state(), seat=seat)
+        batched = agents[name].act_states(env.state()[None], obs["action_mask"][None], np.array([seat]))
+        assert action == batched[0] and obs["action_mask"][action] == 1
+        env.step(action)
+        moves += 1
+    assert moves > 10
+
+
+def test_heuristic_reads_prizes_from_the_engine_state() -> None:
     state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
     eng.start_game(state, 3, 100, 0, 1)
     eng.apply_chance(state, np.array([5, 0, 3, 3]))
     eng.apply_action(state, state[eng.CURRENT], eng.FREEZE_OFFSET + 0b0101)
     eng.apply_chance(state, np.array([2, 4]))
-    state[eng.OWNER + 2] = 1  # the observer (seat 1) holds prize 2
-    state[eng.OWNER + 7] = 0  # seat 0 = two seats after seat 1 in a 3-player game
-    obs = np.zeros(eng.observation_size(3), dtype=np.float32)
-    eng.encode_observation(state, 1, obs)
-    dice = decode_dice(obs)
-    assert dice.dice.tolist() == [[5, 2, 3, 4]] and dice.frozen.tolist() == [0b0101] and dice.roll.tolist() == [2]
-    game = decode_game(obs)
-    assert game.owners[0].tolist() == [-1, -1, 0, -1, -1, -1, -1, 2, -1]
-    assert game.held[0].tolist() == [1, 0, 1]
-    values = FullGameHeuristicAgent().position_values(game)[0]
-    assert values[2] == 0 and values[0] == 1.0 and values[7] == 1.25
+    state[eng.OWNER + 2] = 1  # the mover (seat 1) holds prize 2
+    state[eng.OWNER + 7] = 0  # seat 0 holds one prize: stealing it is worth the first bonus
+    values = FullGameHeuristicAgent().position_values(state[None], np.array([1]))[0]
+    assert values.tolist() == [1, 1, 0, 1, 1, 1, 1, 1.25, 1]
+    assert any_prize_not_mine(state[None], np.array([1]))[0].tolist() == [1, 1, 0, 1, 1, 1, 1, 1, 1]
+    mask = np.zeros(eng.NUM_ACTIONS, dtype=np.int8)
+    eng.legal_mask(state, 1, mask)
+    # Dice [5, 2, 3, 4] (die 0 and 2 frozen) make a straight (prize 5): the heuristic takes it.
+    assert FullGameHeuristicAgent().act_states(state[None], mask[None], np.array([1])).tolist() == [5]
 
 
 def test_heuristic_prices_a_threat() -> None:
@@ -286,29 +467,16 @@ def test_heuristic_prices_a_threat() -> None:
     eng.start_game(state, 2, 100, 0, 0)
     for p, owner in [(0, 1), (1, 1), (2, 1), (3, 0)]:  # seat 1 holds three: seat 0 must take one back
         state[eng.OWNER + p] = owner
-    obs = np.zeros(eng.observation_size(2), dtype=np.float32)
-    eng.encode_observation(state, 0, obs)
-    values = FullGameHeuristicAgent().position_values(decode_game(obs))[0]
+    values = FullGameHeuristicAgent().position_values(state[None], np.array([0]))[0]
     assert values.tolist() == [1, 1, 1, 0, 0, 0, 0, 0, 0]
 
 
 def _win_rate(agent, opponent, games: int, seed: int) -> float:
-    """Share of ``games`` (half in each seat) the agent wins in the 2-player game."""
+    """Share of ``games`` (half in each seat) the agent wins in the 2-player game (the one evaluation loop)."""
     wins = 0
     for seat in (0, 1):
-        seats = (agent, opponent) if seat == 0 else (opponent, agent)
-        batch = BatchedEasyComeEasyGo(games // 2, seed=seed + seat, num_players=2)
-        obs, masks, info = batch.reset(seed=seed + seat)
-        done = np.zeros(games // 2, dtype=bool)
-        while not done.all():
-            actions = np.zeros(games // 2, dtype=np.int64)
-            for s, a in enumerate(seats):
-                rows = np.flatnonzero(info["current_player"] == s)
-                actions[rows] = a.act_batch(obs[rows], masks[rows])
-            obs, masks, _, terminated, truncated, info = batch.step(actions)
-            first = info["ended"][~done[info["ended"]]]
-            wins += int(np.sum(info["final_winner"][~done[info["ended"]]] == seat))
-            done[first] = True
+        seats = [agent, opponent] if seat == 0 else [opponent, agent]
+        wins += int(play_full_game(seats, games // 2, seed=seed + seat)["wins"][seat])
     return wins / games
 
 
@@ -349,8 +517,8 @@ def test_myopic_follows_the_rule() -> None:
     """Collect the most valuable legal prize worth > 0; otherwise freeze exactly one unfrozen die, one that
     maximises the expected best value after one re-roll (checked against an independent brute force)."""
     agent = MyopicAgent()
-    obs, masks = _random_turn_batch(400, seed=11, restrict=False)
-    view, values = decode_dice(obs), obs[:, T_VALUES : T_VALUES + 9].astype(np.float64)
+    obs, masks, states = _random_turn_batch(400, seed=11, restrict=False)
+    values = obs[:, T_VALUES : T_VALUES + 9].astype(np.float64)
     actions = agent.act_batch(obs, masks)
     _assert_legal(actions, masks)
     freezes = 0
@@ -361,8 +529,8 @@ def test_myopic_follows_the_rule() -> None:
             continue
         freezes += 1
         m = a - eng.FREEZE_OFFSET
-        assert a >= eng.FREEZE_OFFSET and bin(m).count("1") == 1 and not m & view.frozen[b]
-        dice, frozen = tuple(view.dice[b].tolist()), int(view.frozen[b])
+        dice, frozen = tuple(states[b, eng.DICE : eng.DICE + 4].tolist()), int(states[b, eng.FROZEN])
+        assert a >= eng.FREEZE_OFFSET and bin(m).count("1") == 1 and not m & frozen
         best = max(_reroll_mean(dice, frozen | 1 << i, values[b]) for i in range(4) if not (frozen >> i) & 1)
         assert _reroll_mean(dice, frozen | m, values[b]) == pytest.approx(best, abs=1e-12)
     assert 50 < freezes < 400
@@ -370,12 +538,12 @@ def test_myopic_follows_the_rule() -> None:
 
 def test_myopic_in_the_full_game() -> None:
     """Full game: every prize the mover may take is worth 1, so it collects whenever the mask lets it."""
-    obs, masks = _random_game_batch(3, 40, seed=12)
-    actions = MyopicAgent().act_batch(obs, masks)
+    states, masks, seats = _game_positions(3, 1000, seed=12)
+    actions = MyopicAgent().act_states(states, masks, seats)
     _assert_legal(actions, masks)
     can_collect = masks[:, :9].any(axis=1)
-    assert np.all((actions < 9) == can_collect)
-    frozen = decode_dice(obs).frozen
+    assert np.all((actions < 9) == can_collect) and 0.2 < can_collect.mean() < 0.8
+    frozen = states[:, eng.FROZEN]
     m = actions[~can_collect] - eng.FREEZE_OFFSET
     assert np.all((m > 0) & (m & (m - 1) == 0) & (m & frozen[~can_collect] == 0))
 
@@ -417,7 +585,7 @@ def test_sb3_agent_round_trip(tmp_path, algo: str) -> None:
     model.save(tmp_path / "model")
     agent = make_agent("sb3", path=tmp_path / "model", deterministic=True)
     assert agent.maskable == (algo == "maskable_ppo")
-    obs, masks = _random_turn_batch(64, seed=9)
+    obs, masks, _ = _random_turn_batch(64, seed=9)
     actions = agent.act_batch(obs, masks)
     _assert_legal(actions, masks)
     if algo == "maskable_ppo":
@@ -436,9 +604,10 @@ def test_sb3_agent_missing_file(tmp_path) -> None:
 
 def test_make_agent_registry() -> None:
     assert isinstance(make_agent("random", seed=1), RandomAgent)
-    assert isinstance(make_agent("eceg_myopic"), MyopicAgent)
-    assert isinstance(make_agent("eceg_exact"), ExactTurnAgent)
+    assert isinstance(make_agent("eceg_myopic"), MyopicAgent) and make_agent("eceg_myopic").reads_state
+    assert isinstance(make_agent("eceg_exact"), ExactTurnAgent) and not make_agent("eceg_exact").reads_state
     assert isinstance(make_agent("eceg_heuristic", steal_bonus=(0.5, 2.0)), FullGameHeuristicAgent)
+    assert make_agent("eceg_heuristic").reads_state
     with pytest.raises(ValueError, match="unknown agent 'heuristic'; did you mean 'eceg_heuristic'"):
         make_agent("heuristic")  # agent names carry their game
     with pytest.raises(ValueError, match="Known agents: " + ", ".join(agent_names())):

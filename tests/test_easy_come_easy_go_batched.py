@@ -1,27 +1,35 @@
-"""The batched engine: same games as the AEC env and as the engine replayed game by game; auto-reset;
-seeding; bad input; invariants under random play."""
+"""Easy Come on the generic batched engine (``BatchedGame("easy_come_easy_go", ...)``): same games as the AEC env
+and as the engine replayed game by game; auto-reset; seeding; bad input; invariants under random play."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import pytest
 
 from agents.random_agent import sample_masked
+from envs.common.batching import MAX_BATCH
 from envs.common.config import ConfigError
+from envs.common.game_batch import BatchedGame
 from envs.easy_come_easy_go import engine as E
 from envs.easy_come_easy_go.aec import raw_env
-from envs.easy_come_easy_go.batched import MAX_BATCH, BatchedEasyComeEasyGo
+
+
+def batched(num_envs: int, config: dict | None = None, **kwargs: Any) -> BatchedGame:
+    """Easy Come's batched engine (``config`` a dict; ``kwargs`` seed, copy and config overrides)."""
+    return BatchedGame("easy_come_easy_go", num_envs, config, **kwargs)
 
 
 class RecordingRng:
-    """A chance source that remembers every block of dice it handed out."""
+    """A chance source that remembers every block of random words it handed out."""
 
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng(seed)
         self.blocks: list[np.ndarray] = []
 
-    def integers(self, low: int, high: int, size: tuple[int, int]) -> np.ndarray:
-        block = self.rng.integers(low, high, size=size)
+    def integers(self, low: int, high: int, size: tuple[int, int], dtype: type = np.int64) -> np.ndarray:
+        block = self.rng.integers(low, high, size=size, dtype=dtype)
         self.blocks.append(block.copy())
         return block
 
@@ -29,7 +37,7 @@ class RecordingRng:
 @pytest.mark.parametrize(("seed", "players", "max_turns"), [(0, 2, 1000), (7, 3, 25), (11, 6, 40)])
 def test_one_game_batch_plays_the_same_games_as_the_aec_env(seed: int, players: int, max_turns: int) -> None:
     cfg = {"num_players": players, "max_turns": max_turns}
-    batch = BatchedEasyComeEasyGo(1, cfg, seed=seed)
+    batch = batched(1, cfg, seed=seed)
     aec = raw_env(cfg)
     obs, masks, info = batch.reset()
     aec.reset(seed=seed)
@@ -40,7 +48,7 @@ def test_one_game_batch_plays_the_same_games_as_the_aec_env(seed: int, players: 
         seen = aec.observe(aec.agent_selection)
         np.testing.assert_array_equal(obs[0], seen["observation"])
         np.testing.assert_array_equal(masks[0], seen["action_mask"])
-        assert info["current_player"][0] == int(aec.agent_selection.split("_")[1])
+        assert info["to_act"][0] == int(aec.agent_selection.split("_")[1])
         action = sample_masked(masks, picker)
         obs, masks, rewards, terminated, truncated, info = batch.step(action)
         aec.step(int(action[0]))
@@ -52,6 +60,7 @@ def test_one_game_batch_plays_the_same_games_as_the_aec_env(seed: int, players: 
             assert bool(truncated[0]) == all(aec.truncations.values())
             expected = [aec.rewards[a] for a in aec.possible_agents]
             np.testing.assert_allclose(rewards[0], expected)
+            np.testing.assert_allclose(info["final_rewards"][0], expected)
             for seat, agent in enumerate(aec.possible_agents):
                 np.testing.assert_array_equal(info["final_observation"][0, seat], aec.observe(agent)["observation"])
             aec.reset()  # unseeded: continues the stream, as the batch's auto-reset does
@@ -61,16 +70,17 @@ def test_one_game_batch_plays_the_same_games_as_the_aec_env(seed: int, players: 
 
 
 def _replay_round(ref: list[np.ndarray], block: np.ndarray) -> None:
-    """Independent statement of the chance schedule: row j goes to the j-th game needing dice."""
+    """Independent statement of the chance schedule: row j goes to the j-th game needing dice, die i showing
+    word i mod 6."""
     needy = [b for b, s in enumerate(ref) if E.dice_needed(s) > 0]
     assert block.shape == (len(needy), E.NUM_DICE)
     for row, b in zip(block, needy, strict=True):
-        E.apply_chance(ref[b], row[: E.dice_needed(ref[b])].astype(np.int64))
+        E.apply_chance(ref[b], row[: E.dice_needed(ref[b])] % E.NUM_FACES)
 
 
 def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> None:
     b_size, players, max_turns = 64, 3, 30
-    batch = BatchedEasyComeEasyGo(b_size, num_players=players, max_turns=max_turns)
+    batch = batched(b_size, num_players=players, max_turns=max_turns)
     recorder = RecordingRng(3)
     batch.rng = recorder
     obs, masks, _ = batch.reset()
@@ -114,7 +124,7 @@ def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> No
 
 
 def test_auto_reset_reports_the_finished_game_and_starts_a_new_one() -> None:
-    batch = BatchedEasyComeEasyGo(32, max_turns=3, seed=1)  # every game truncates after 3 turns
+    batch = batched(32, max_turns=3, seed=1)  # every game truncates after 3 turns
     obs, masks, _ = batch.reset()
     picker = np.random.default_rng(0)
     seen_end = False
@@ -130,13 +140,13 @@ def test_auto_reset_reports_the_finished_game_and_starts_a_new_one() -> None:
             restarted = batch.states[done]
             assert (restarted[:, E.TURN] == 1).all() and (restarted[:, E.OWNER : E.OWNER + 9] == E.CENTRE).all()
             assert (restarted[:, E.PHASE] == E.PHASE_DECIDE).all() and (restarted[:, E.ROLLS] == 1).all()
-            np.testing.assert_array_equal(info["final_turns"][truncated[done]], 3)
+            np.testing.assert_array_equal(final[truncated[done], E.TURN], 3)
     assert seen_end
 
 
 def test_seeding_is_reproducible_and_seeds_differ() -> None:
     def run(seed: int, reseed: int | None = None) -> list[np.ndarray]:
-        batch = BatchedEasyComeEasyGo(16, seed=seed)
+        batch = batched(16, seed=seed)
         obs, masks, _ = batch.reset(seed=reseed)
         picker = np.random.default_rng(9)
         out = [obs]
@@ -153,28 +163,28 @@ def test_seeding_is_reproducible_and_seeds_differ() -> None:
 
 
 def test_first_player_config_skips_the_roll_off() -> None:
-    batch = BatchedEasyComeEasyGo(8, num_players=4, first_player=2, seed=0)
+    batch = batched(8, num_players=4, first_player=2, seed=0)
     _, _, info = batch.reset()
-    np.testing.assert_array_equal(info["current_player"], 2)
+    np.testing.assert_array_equal(info["to_act"], 2)
 
 
 @pytest.mark.parametrize("num_envs", [0, -1, MAX_BATCH + 1])
 def test_batch_size_out_of_range_is_a_clear_error(num_envs: int) -> None:
     with pytest.raises(ValueError, match=r"num_envs must be in 1\.\.65536"):
-        BatchedEasyComeEasyGo(num_envs)
+        batched(num_envs)
 
 
 def test_bad_batch_size_type_and_bad_config_are_clear_errors() -> None:
     with pytest.raises(TypeError, match="num_envs"):
-        BatchedEasyComeEasyGo(4.0)  # type: ignore[arg-type]
+        batched(4.0)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="num_players"):
-        BatchedEasyComeEasyGo(4, num_players=9)
+        batched(4, num_players=9)
     with pytest.raises(ConfigError, match="unknown key 'colour'"):
-        BatchedEasyComeEasyGo(4, colour="red")
+        batched(4, colour="red")
 
 
 def test_bad_actions_raise_and_leave_every_game_unchanged() -> None:
-    batch = BatchedEasyComeEasyGo(8, seed=2)
+    batch = batched(8, seed=2)
     with pytest.raises(RuntimeError, match="reset"):
         batch.step(np.full(8, 9))
     obs, masks, _ = batch.reset()
@@ -185,12 +195,12 @@ def test_bad_actions_raise_and_leave_every_game_unchanged() -> None:
         batch.step(np.full(8, 9.0))
     actions = sample_masked(masks, np.random.default_rng(0))
     actions[5] = 24
-    with pytest.raises(ValueError, match=r"game 5: action 24 is illegal; legal actions: \["):
+    with pytest.raises(ValueError, match=r"game 5, player_\d: action 24 is illegal \(actions are 0\.\.23\); legal"):
         batch.step(actions)
     illegal_prize = int(np.flatnonzero(masks[3][:9] == 0)[0])
     actions = sample_masked(masks, np.random.default_rng(0))
     actions[3] = illegal_prize
-    with pytest.raises(ValueError, match=f"game 3: action {illegal_prize} is illegal") as err:
+    with pytest.raises(ValueError, match=f"game 3, player_\\d: action {illegal_prize} is illegal") as err:
         batch.step(actions)
     assert str(np.flatnonzero(masks[3]).tolist()) in str(err.value)
     np.testing.assert_array_equal(batch.states, before)  # earlier games were not stepped either
@@ -201,7 +211,7 @@ def test_bad_actions_raise_and_leave_every_game_unchanged() -> None:
 
 def test_invariants_under_random_play() -> None:
     players = 4
-    batch = BatchedEasyComeEasyGo(256, num_players=players, max_turns=60, seed=8)
+    batch = batched(256, num_players=players, max_turns=60, seed=8)
     obs, masks, info = batch.reset()
     picker = np.random.default_rng(1)
     wins = 0
@@ -215,12 +225,12 @@ def test_invariants_under_random_play() -> None:
         to_move = held[np.arange(len(held)), states[:, E.CURRENT]]
         assert (to_move < E.PRIZES_TO_WIN).all()  # holding three at the start of one's turn ends the game
         assert np.isfinite(obs).all() and obs.min() >= 0.0 and obs.max() <= 1.0
-        np.testing.assert_array_equal(info["current_player"], states[:, E.CURRENT])
+        np.testing.assert_array_equal(info["to_act"], states[:, E.CURRENT])
         obs, masks, rewards, terminated, truncated, info = batch.step(sample_masked(masks, picker))
         assert not (terminated & truncated).any()
         for k, b in enumerate(info["ended"]):
             final = info["final_state"][k]
-            winner = info["final_winner"][k]
+            winner = final[E.WINNER]
             if terminated[b]:
                 wins += 1
                 assert E.prizes_held(final, winner) >= E.PRIZES_TO_WIN
@@ -231,28 +241,28 @@ def test_invariants_under_random_play() -> None:
 
 
 def test_copy_false_returns_internal_buffers_copy_true_does_not() -> None:
-    shared = BatchedEasyComeEasyGo(4, seed=0, copy=False)
+    shared = batched(4, seed=0, copy=False)
     obs1, masks1, _ = shared.reset()
     obs2, *_ = shared.step(sample_masked(masks1, np.random.default_rng(0)))
     assert obs1 is obs2
-    owned = BatchedEasyComeEasyGo(4, seed=0)
+    owned = batched(4, seed=0)
     obs1, masks1, _ = owned.reset()
     obs2, *_ = owned.step(sample_masked(masks1, np.random.default_rng(0)))
     assert obs1 is not obs2
 
 
 def test_inactive_games_wait_untouched() -> None:
-    """``step(actions, active)`` on the core: left-out games keep their state, even with an illegal action."""
-    batch = BatchedEasyComeEasyGo(64, num_players=3, seed=12)
+    """``step(actions, active)``: left-out games keep their state, even with an illegal action."""
+    batch = batched(64, num_players=3, seed=12)
     _, masks, _ = batch.reset()
-    core = batch._core
     rng = np.random.default_rng(12)
     for _ in range(100):
         active = rng.random(64) < 0.5
-        actions = sample_masked(core.masks, rng)
+        actions = sample_masked(masks, rng)
         actions[~active] = -1  # would be illegal: ignored
-        before = core.states.copy()
-        core.step(actions, active)
-        np.testing.assert_array_equal(core.states[~active], before[~active])
-        assert not core.rewards[~active].any() and not core.done[~active].any()
-        assert (core.states[active] != before[active]).any(axis=1).all()
+        before = batch.states.copy()
+        _, masks, rewards, terminated, truncated, info = batch.step(actions, active)
+        np.testing.assert_array_equal(batch.states[~active], before[~active])
+        assert not rewards[~active].any() and not (terminated | truncated)[~active].any()
+        assert active[info["ended"]].all()
+        assert (batch.states[active] != before[active]).any(axis=1).all()

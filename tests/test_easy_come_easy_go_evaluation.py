@@ -1,76 +1,24 @@
-"""Easy Come, Easy Go full-game evaluation counts a fixed set of games: the first G to start, each played to its end.
+"""Easy Come, Easy Go full-game evaluation runs on the one evaluation loop (``agents.play.play_games``).
 
-Counting the first G games to *end* instead favours short games: the long ones still running when the count is
-reached are dropped. The scripted engine below makes long games go to seat 0, so that bias shows as an exact count.
+It counts a fixed set of games: the first G to start, each played to its end (counting the first G games to *end*
+would favour short games; ``tests/test_conformance.py`` checks the loop itself for every game). Here: the winners
+and final rewards ``play_full_game`` reports are those of exactly those games, read from the engine's final states,
+and the round robin is deterministic.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-import pytest
 
-import envs.easy_come_easy_go.batched as batched_module
+import envs.common.game_batch as game_batch_module
 from agents import RandomAgent
 from agents.easy_come_easy_go import FullGameHeuristicAgent, MyopicAgent
 from agents.easy_come_easy_go.evaluation import play_full_game, round_robin
-from envs.easy_come_easy_go.batched import BatchedEasyComeEasyGo
-
-SCRIPT_LENGTHS = (1, 6, 2, 1, 4, 1, 5, 1)  # steps of the k-th game to start (cycling)
-
-
-def _scripted_winner(length: int) -> int:
-    """Long games go to seat 0, short ones to seat 1; the longest is truncated (-1)."""
-    return -1 if length == 6 else (0 if length >= 4 else 1)
+from envs.common.game_batch import BatchedGame
+from envs.easy_come_easy_go import engine as eng
 
 
-class ScriptedLengthEngine:
-    """A stand-in for the batched engine (same calls, same info keys) whose k-th started game has a known length
-    and winner; ``winners`` keeps each game's winner by start order."""
-
-    last: ScriptedLengthEngine | None = None
-
-    def __init__(self, num_envs: int, config: dict | None = None, seed: int | None = None, num_players: int = 2):
-        self.num_envs, self.num_players = num_envs, num_players
-        self.winners: list[int] = []
-        ScriptedLengthEngine.last = self
-
-    def _start(self, slot: int) -> None:
-        length = SCRIPT_LENGTHS[len(self.winners) % len(SCRIPT_LENGTHS)]
-        self.slot_game[slot], self.left[slot] = len(self.winners), length
-        self.winners.append(_scripted_winner(length))
-
-    def _view(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros((self.num_envs, 3), np.float32), np.ones((self.num_envs, 2), np.int8)
-
-    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-        self.winners, self.slot_game, self.left = [], np.zeros(self.num_envs, int), np.zeros(self.num_envs, int)
-        for slot in range(self.num_envs):
-            self._start(slot)
-        return *self._view(), {"current_player": self.left % self.num_players}
-
-    def step(self, actions: np.ndarray) -> tuple:
-        assert np.all((actions == 0) | (actions == 1))
-        self.left -= 1
-        ended = np.flatnonzero(self.left == 0)
-        final_winner = np.array([self.winners[self.slot_game[slot]] for slot in ended], dtype=np.int64)
-        rewards = np.zeros((self.num_envs, self.num_players), np.float32)
-        for slot, winner in zip(ended, final_winner, strict=True):
-            if winner >= 0:
-                rewards[slot] = -1.0
-                rewards[slot, winner] = 1.0
-            self._start(slot)
-        done = np.zeros(self.num_envs, bool)
-        done[ended] = True
-        terminated, truncated = done.copy(), done.copy()
-        terminated[ended[final_winner < 0]] = False
-        truncated[ended[final_winner >= 0]] = False
-        info = {"current_player": self.left % self.num_players, "ended": ended, "final_winner": final_winner}
-        return *self._view(), rewards, terminated, truncated, info
-
-
-class RecordingEngine(BatchedEasyComeEasyGo):
+class RecordingEngine(BatchedGame):
     """The real batched engine, also keeping each game's winner by the order games start (ended games restart in
     slot order within a step)."""
 
@@ -83,33 +31,24 @@ class RecordingEngine(BatchedEasyComeEasyGo):
         self.winners: dict[int, int] = {}
         return super().reset(seed)
 
-    def step(self, actions):
-        out = super().step(actions)
-        for k, slot in enumerate(out[-1]["ended"].tolist()):
-            self.winners[self.playing[slot]] = int(out[-1]["final_winner"][k])
+    def step(self, actions, active=None):
+        out = super().step(actions, active)
+        info = out[-1]
+        for k, slot in enumerate(info["ended"].tolist()):
+            self.winners[self.playing[slot]] = int(info["final_state"][k][eng.WINNER])
             self.playing[slot], self.started = self.started, self.started + 1
         return out
 
 
-def _first_started(winners: dict[int, int] | list[int], num_games: int, num_players: int = 2) -> tuple[list, int]:
+def _first_started(winners: dict[int, int], num_games: int, num_players: int = 2) -> tuple[list, int]:
     """Wins per seat and truncations over the first ``num_games`` games to start."""
     first = np.array([winners[k] for k in range(num_games)])
     return np.bincount(first[first >= 0], minlength=num_players).tolist(), int((first < 0).sum())
 
 
-@pytest.mark.parametrize("batch_size", [1, 3, 8, 13, 40, 64])
-def test_counted_games_are_the_first_to_start_not_the_first_to_end(monkeypatch, batch_size: int) -> None:
-    """Long games (seat 0's) count as often as they start, whatever the batch size."""
-    monkeypatch.setattr(batched_module, "BatchedEasyComeEasyGo", ScriptedLengthEngine)
-    result = play_full_game([RandomAgent(0), RandomAgent(1)], 40, seed=0, batch_size=batch_size)
-    wins, truncated = _first_started(ScriptedLengthEngine.last.winners, 40)
-    assert (result["wins"].tolist(), result["truncated"], result["games"]) == (wins, truncated, 40)
-    assert wins == [10, 25] and truncated == 5  # 5 passes over the 8-game script
-
-
 def test_real_engine_counts_the_first_games_to_start(monkeypatch) -> None:
-    """On the real engine: per-game winners and final rewards are those of the first G games to start."""
-    monkeypatch.setattr(batched_module, "BatchedEasyComeEasyGo", RecordingEngine)
+    """Per-game winners and final rewards are those of the first G games to start; the planners read states."""
+    monkeypatch.setattr(game_batch_module, "BatchedGame", RecordingEngine)
     config = {"max_turns": 15, "win_reward": 2.0, "loss_reward": -0.5}
     result = play_full_game([MyopicAgent(), FullGameHeuristicAgent()], 300, config, seed=3, batch_size=64)
     recorded = RecordingEngine.last.winners
@@ -124,6 +63,16 @@ def test_real_engine_counts_the_first_games_to_start(monkeypatch) -> None:
     assert np.all(result["outcomes"][won].min(axis=1) == -0.5)
 
 
+def test_more_players_and_batch_sizes() -> None:
+    """Any table size; the batch size changes only how many games run side by side, never which are counted."""
+    agents = [RandomAgent(0), MyopicAgent(), FullGameHeuristicAgent()]
+    for batch_size in (7, 64):
+        result = play_full_game(agents, 90, seed=1, batch_size=batch_size)
+        assert result["games"] == 90 and result["wins"].shape == (3,)
+        assert result["wins"].sum() + result["truncated"] == 90 and result["outcomes"].shape == (90, 3)
+        assert result["wins"][2] > result["wins"][0]  # the heuristic beats random play at a 3-player table
+
+
 def test_round_robin_rows_and_determinism() -> None:
     """Both seatings, one row each, every game counted once; the same seed gives the same table."""
     agents = {"random": RandomAgent(0), "heuristic": FullGameHeuristicAgent()}
@@ -136,3 +85,4 @@ def test_round_robin_rows_and_determinism() -> None:
     assert [{k: v for k, v in r.items() if k != drop} for r in rows] == [
         {k: v for k, v in r.items() if k != drop} for r in again
     ]
+    assert rows[0]["seat_1_wins"] > 50 and rows[1]["seat_0_wins"] > 50  # the heuristic wins almost every game

@@ -1,5 +1,7 @@
-"""Extra! agents: decoding, legality, greedy against brute force on engine states, the registry, and the
-ranking random < greedy < planner, expectimax in solitaire mean score (non-overlapping 95% CIs)."""
+"""Extra! agents: planning on engine states (the choices the observation-decoding agents made, kept), legality,
+greedy against brute force on engine afterstates, the seat's own sheet read from any seat of any table, the
+PettingZoo and batched faces alike, the registry, the solitaire adapter for observation policies, and the ranking
+random < greedy < planner, expectimax in solitaire mean score (non-overlapping 95% CIs)."""
 
 from __future__ import annotations
 
@@ -7,14 +9,88 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.extra import ExpectimaxAgent, GreedyAgent, PlannerAgent, decode_sheet, num_players_of
+from agents.base import Agent
+from agents.extra import ExpectimaxAgent, GreedyAgent, PlannerAgent
 from agents.extra.evaluation import play_extra
 from agents.random_agent import RandomAgent, sample_masked
 from agents.stats import mean_ci
+from envs import extra_v0
+from envs.common.game_batch import BatchedGame
+from envs.common.seating import choose
 from envs.extra import engine as E
-from envs.extra.batched import BatchedExtra
+from envs.extra.config import ExtraConfig
 
 AGENTS = [GreedyAgent(), PlannerAgent(), ExpectimaxAgent()]
+ODD_SHEET = {"penalty": 150, "minus_boxes": [2, 4, 3, 6, 8, 0, 12, 4, 5, 1, 3],
+             "points": [90, 80, 55, 45, 35, 25, 45, 50, 65, 75, 120], "extra_columns": [6, 11, 5]}  # fmt: skip
+GOLDEN_CONFIGS = {  # name: (config, random games played; seed = position in this dict)
+    "solo": ({"num_players": 1}, 8),
+    "three": ({"num_players": 3}, 3),
+    "odd": ({"num_players": 2, "children": True, "sheet": ODD_SHEET}, 4),
+}
+ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI"  # action a is ALPHABET[a]
+# The actions the agents chose when they decoded the observation floats into a one-player sheet (before they
+# read engine states), on every decision of the GOLDEN_CONFIGS games (``_decisions``).
+GOLDEN = {
+    ("solo", "greedy"): (
+        "338x0100ba1mv2ba0Dr10421Av1silkCplba2045Bt2bu0d5sH0230yD3gadf1j9c2aG02Bt72bIc91358e5A0ja05jj620w"
+        "3g020ic2Akbd2y00d9ai3k05aAcjia0ksh0Ak22h0a1hk3ar11vl"
+    ),
+    ("solo", "planner"): (
+        "338xr100ea4mD2ba0Ar1oiI1Av7silkCpebaAo4vBtaru0gvsHrc002e3z5df1j9tcaG05Bt72bIcc9lr8eoA0ja0EpD62cw"
+        "ug0B0icaAkbdAy99dkai3k05aAnmCa0nshfAt92h0k1ok3ar1rvl"
+    ),
+    ("solo", "expectimax"): (
+        "338xd100ea4mD8ha0Ar1iic1Av7silkCjebaAo4vBt8ru0gvsHrc002e3z5df1j9t8aG05Bt72bIcltF58eoA0ja0EpD62cw"
+        "ug0B0icaAkbdAy99dkai3k05aAnmCa0nshfAt92h0k1ok3ar1rvl"
+    ),
+    ("three", "greedy"): (
+        "iii107E0EeBea61110j9aaa90053afII20f2110hh72cdlpiplj10srrr11Dbb6kb2st900k99012jab0b1199006a99l42k"
+        "e1b33a9w0e20gab666100hbb100a99A52nbb400jCi952srrAkkj2lsafj"
+    ),
+    ("three", "planner"): (
+        "GGGji7EDEeBea69tw3Cjdnn93053AfIIy0f2170Gh72cdlpipljA0irrrEEDbb6kb2st900kEjjcjjde0ekb9c3q6g99l45B"
+        "e1b3gt9w01m6gab666100hbb106akqA52AbhcssjCi9BBsrrAkkFowsafj"
+    ),
+    ("three", "expectimax"): (
+        "iiiji7EDEeBGa69tw3Cjdnn9305gDf6Iy0f2170Gh72cdlpipljA0irrrEEDDD6kbist900kEjjcjjae0ekb9c3q6g99l4BB"
+        "e1b3gt9904m6gab666130hCb106akqA52vbxcssjCi9BBsrrAkkjowsxfj"
+    ),
+    ("odd", "greedy"): (
+        "331usegqp92ckjAAi1qrFEaih3310101005ba38rA244381hgs9DAwmv39910s6Aeac10G8mb3tr9cu21srbiiggt30sdej0"
+        "b6gu12cr129s0j0dif12120hr"
+    ),
+    ("odd", "planner"): (
+        "334u4yzvpf2ckjAAieqrFEgihAA10d91sj5ba68rAj44vA1hgs9Dywmv3oo10s6Aeac10G8mb3tr9vu27srbiig4t30saej6"
+        "b6gh12cr189s3m3dif1212ayr"
+    ),
+    ("odd", "expectimax"): (
+        "441v4ezqpf2ckjAAi1qrFEgihBB11d91sj5ba68rAj44vA7hgskaywmv3pp11s6Aeac10G8mb3tr9vu87srbjjg4t30saej6"
+        "b6gh12cr189s3m3dif1212ayr"
+    ),
+}
+
+
+def _decisions(config: dict, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(states, masks, seats) of every decision in ``games`` random games played on the engine itself, the seats
+    asked one after another (a later seat's state holds the earlier seats' recorded choices, as in the AEC env)."""
+    head = E.header(ExtraConfig(**config))
+    rng = np.random.default_rng(seed)
+    states, masks, seats = [], [], []
+    for _ in range(games):
+        state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+        E.init_state(state, head)
+        while state[E.PHASE] != E.PHASE_OVER:
+            E.apply_chance(state, rng.integers(0, E.NUM_FACES, E.NUM_DICE))
+            for seat in range(state[E.NUM_PLAYERS]):
+                mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
+                E.legal_mask(state, seat, mask)
+                if mask.any():
+                    states.append(state.copy())
+                    masks.append(mask)
+                    seats.append(seat)
+                    E.apply_action(state, seat, int(rng.choice(np.flatnonzero(mask))))
+    return np.array(states), np.array(masks), np.array(seats, dtype=np.int64)
 
 
 def _solitaire_scores(agent, games: int, seed: int, batch: int = 512) -> np.ndarray:
@@ -22,31 +98,48 @@ def _solitaire_scores(agent, games: int, seed: int, batch: int = 512) -> np.ndar
     return result["scores"][:, 0]
 
 
-def test_decode_sheet_reads_the_engine_state() -> None:
-    batch = BatchedExtra(64, num_players=3, seed=4)
-    obs, masks, _ = batch.reset()
-    rng = np.random.default_rng(4)
-    for _ in range(8):
-        actions = sample_masked(masks.reshape(-1, E.NUM_ACTIONS), rng).reshape(64, 3)
-        obs, masks, *_ = batch.step(actions)
-    for seat in range(3):
-        view = decode_sheet(obs[:, seat])
-        block = E.PLAYERS + seat * E.PLAYER_SIZE
-        states = batch.states
-        np.testing.assert_array_equal(view.dice, states[:, E.DICE : E.DICE + 5])
-        np.testing.assert_array_equal(view.rows, states[:, block + E.P_ROWS : block + E.P_ROWS + 11])
-        np.testing.assert_array_equal(view.numbers, states[:, block + E.P_NUMBER : block + E.P_NUMBER + 3])
-        np.testing.assert_array_equal(view.checks, states[:, block + E.P_CHECKS : block + E.P_CHECKS + 3])
-        np.testing.assert_array_equal(view.round, states[:, E.ROUND])
-    assert num_players_of(obs[:, 0]) == 3
-    with pytest.raises(ValueError, match="not an Extra! observation"):
-        num_players_of(np.zeros((1, 81)))
+@pytest.mark.parametrize("game", list(GOLDEN_CONFIGS))
+def test_the_agents_choose_from_engine_states_as_they_did_from_observations(game: str) -> None:
+    config, games = GOLDEN_CONFIGS[game]
+    states, masks, seats = _decisions(config, games, seed=list(GOLDEN_CONFIGS).index(game))
+    assert len(states) > 100 and (seats > 0).any() == (config["num_players"] > 1)
+    for agent in AGENTS:
+        expected = [ALPHABET.index(c) for c in GOLDEN[game, agent.name.removeprefix("extra_")]]
+        chosen = agent.act_states(states, masks, seats)
+        np.testing.assert_array_equal(chosen, expected, err_msg=f"{agent.name} on {game}")
+        assert masks[np.arange(len(states)), chosen].all()
+        for k in range(0, len(states), 37):  # one position at a time, as a PettingZoo loop asks
+            assert agent.act(None, masks[k], state=states[k], seat=int(seats[k])) == expected[k]
+    mixed = {}  # every table and sheet layout in one batch: the same choices
+    for name, (config, games) in GOLDEN_CONFIGS.items():
+        mixed[name] = _decisions(config, games, seed=list(GOLDEN_CONFIGS).index(name))
+    states, masks, seats = (np.concatenate(parts) for parts in zip(*mixed.values(), strict=True))
+    chosen = PlannerAgent().act_states(states, masks, seats)
+    expected = [ALPHABET.index(c) for name in GOLDEN_CONFIGS for c in GOLDEN[name, "planner"]]
+    np.testing.assert_array_equal(chosen, expected)
+
+
+def test_a_seat_plays_its_own_sheet_whatever_the_table() -> None:
+    """The same sheet and throw at seat 0 of a solitaire game and at seat 2 of a 4-player game, next to other
+    sheets and recorded choices: the same action."""
+    states, masks, seats = _decisions({"num_players": 4}, 2, seed=5)
+    late = seats == 2
+    solo = np.zeros((int(late.sum()), E.STATE_SIZE), dtype=np.int32)
+    block = E.PLAYERS + 2 * E.PLAYER_SIZE
+    solo[:, : E.PLAYERS] = states[late, : E.PLAYERS]
+    solo[:, E.NUM_PLAYERS] = 1
+    solo[:, E.PLAYERS : E.PLAYERS + E.PLAYER_SIZE] = states[late, block : block + E.PLAYER_SIZE]
+    playing = states[late][:, E.PLAYERS + E.P_DONE] == 0
+    assert playing.any() and (states[late][playing, E.PLAYERS + E.P_PENDING] >= 0).all()  # seat 0 chose already
+    for agent in AGENTS:
+        np.testing.assert_array_equal(agent.act_states(states[late], masks[late], seats[late]),
+                                      agent.act_states(solo, masks[late], 0))  # fmt: skip
 
 
 @pytest.mark.parametrize("players", [1, 3])
 def test_agents_only_play_legal_actions_in_solitaire_and_the_full_game(players: int) -> None:
     for agent in AGENTS:
-        batch = BatchedExtra(16, num_players=players, seed=players)
+        batch = BatchedGame("extra", 16, num_players=players, seed=players)
         obs, masks, _ = batch.reset()
         for _ in range(25):
             acting = masks.any(axis=2)
@@ -54,17 +147,18 @@ def test_agents_only_play_legal_actions_in_solitaire_and_the_full_game(players: 
             for seat in range(players):
                 rows = np.flatnonzero(acting[:, seat])
                 if rows.size:
-                    chosen = agent.act_batch(obs[rows, seat], masks[rows, seat])
+                    chosen = choose(agent, obs[rows, seat], masks[rows, seat], batch.states[rows], seat)
                     assert masks[rows, seat, chosen].all(), agent.name
                     actions[rows, seat] = chosen
             obs, masks, *_ = batch.step(actions)  # raises on an illegal action
 
 
-def test_greedy_matches_brute_force_over_engine_afterstates() -> None:
-    """Independent check of the observation decoding and the chooser: best afterstate score, by the engine."""
+@pytest.mark.parametrize("config", [{}, {"children": True, "sheet": ODD_SHEET}])
+def test_greedy_matches_brute_force_over_engine_afterstates(config: dict) -> None:
+    """Independent check of the chooser: best afterstate score by the engine, under the sheet in the state."""
     agent = GreedyAgent()
-    batch = BatchedExtra(32, num_players=2, seed=9)
-    obs, masks, _ = batch.reset()
+    batch = BatchedGame("extra", 32, num_players=2, seed=9, **config)
+    _, masks, _ = batch.reset()
     rng = np.random.default_rng(9)
     checked = 0
     for _ in range(15):
@@ -81,26 +175,59 @@ def test_greedy_matches_brute_force_over_engine_afterstates() -> None:
                         other = 1 - seat
                         E.apply_action(state, other, int(np.flatnonzero(masks[b, other])[0]))
                     values.append(E.score(state, seat))
-                chosen = agent.act(obs[b, seat], masks[b, seat])
+                chosen = agent.act(None, masks[b, seat], state=batch.states[b], seat=seat)
                 assert values[list(legal).index(chosen)] == max(values)
                 checked += 1
         actions = sample_masked(masks.reshape(-1, E.NUM_ACTIONS), rng).reshape(32, 2)
-        obs, masks, *_ = batch.step(actions)
+        _, masks, *_ = batch.step(actions)
     assert checked > 500
+
+
+def test_the_parallel_env_and_the_batched_engine_play_the_same_game() -> None:
+    """A PettingZoo loop hands the agent the engine state and its seat; a 1-game batch seeded alike replays it."""
+    players = [PlannerAgent(), GreedyAgent(), ExpectimaxAgent()]
+    env = extra_v0.parallel_env(num_players=3)
+    observations, _ = env.reset(seed=7)
+    batch = BatchedGame("extra", 1, num_players=3, seed=7)
+    obs, masks, _ = batch.reset()
+    rounds = 0
+    while env.agents:
+        actions = {a: players[int(a[-1])].act(observations[a]["observation"], observations[a]["action_mask"],
+                                              state=env.state(), seat=int(a[-1])) for a in env.agents}  # fmt: skip
+        batched = np.full((1, 3), -1, dtype=np.int64)
+        for seat, agent in enumerate(players):
+            if masks[0, seat].any():
+                batched[0, seat] = choose(agent, obs[0, seat][None], masks[0, seat][None], batch.states, seat)[0]
+        assert {a: int(batched[0, int(a[-1])]) for a in env.agents} == actions
+        observations, *_ = env.step(actions)
+        obs, masks, _, _, _, info = batch.step(batched)
+        rounds += 1
+    assert rounds > 5 and len(info["ended"]) == 1
 
 
 def test_bad_input_and_registry() -> None:
     agent = PlannerAgent()
-    with pytest.raises(ValueError, match=r"masks \(B, 45\)"):
-        agent.act_batch(np.zeros((2, 80)), np.ones((2, 44)))
-    with pytest.raises(ValueError, match="not an Extra! observation"):
-        agent.act_batch(np.zeros((2, 79)), np.ones((2, 45)))
+    assert agent.reads_state and all(a.reads_state for a in AGENTS)
+    states, masks, seats = _decisions({"num_players": 2}, 1, seed=0)
+    with pytest.raises(NotImplementedError, match="plans on engine states: call act_states"):
+        agent.act_batch(np.zeros((2, E.observation_size(2))), masks[:2])
+    with pytest.raises(ValueError, match="pass state=env.state"):
+        agent.act(np.zeros(E.observation_size(2)), masks[0])
     with pytest.raises(ValueError, match="mask is empty"):
-        agent.act(np.zeros(80), np.zeros(45))
+        agent.act(None, np.zeros(45), state=states[0], seat=0)
+    with pytest.raises(ValueError, match=r"engine states \(k, \d+\) and masks \(k, 45\)"):
+        agent.act_states(states[:2, :-1], masks[:2], seats[:2])
+    with pytest.raises(ValueError, match=r"masks \(k, 45\)"):
+        agent.act_states(states[:2], masks[:2, :44], seats[:2])
+    with pytest.raises(ValueError, match="not all seats of their games"):
+        agent.act_states(states[:2], masks[:2], np.array([0, 2]))
+    assert agent.act_states(states[:0], masks[:0], seats[:0]).shape == (0,)
     with pytest.raises(ValueError, match="params must be 3"):
         PlannerAgent(params=(1.0, 2.0))
+    with pytest.raises(TypeError, match="bad arguments"):  # the sheet is read from each state
+        make_agent("extra_planner", sheet={"penalty": 100})
     assert isinstance(make_agent("extra_greedy"), GreedyAgent)
-    assert isinstance(make_agent("extra_planner", sheet={"penalty": 100}), PlannerAgent)
+    assert isinstance(make_agent("extra_planner", params=(1.0, 0.0, 0.0)), PlannerAgent)
     assert isinstance(make_agent("extra_expectimax"), ExpectimaxAgent)
 
 
@@ -115,21 +242,40 @@ def test_ranking_random_greedy_planner_expectimax_in_solitaire() -> None:
     assert greedy[0] + greedy[1] < expectimax[0] - expectimax[1], (greedy, expectimax)
 
 
-def test_solitaire_policy_at_table_sees_its_own_sheet() -> None:
-    """The table observation's prefix is the solitaire view: an agent gets the same answer through the adapter."""
+class _Recording(Agent):
+    """An observation policy that keeps what it was shown and plays the best shown score change."""
+
+    name = "recording"
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        self.seen = np.array(observations)
+        gains = observations[:, E.OBS_GAINS : E.OBS_GAINS + E.NUM_ACTIONS]
+        return np.where(action_masks > 0, gains, -np.inf).argmax(axis=1)
+
+
+def test_solitaire_policy_at_table_sees_its_own_sheet_as_a_solitaire_game() -> None:
+    """The table observation's prefix is the seat's solitaire view: the observation of a one-player game holding
+    the seat's sheet and the throw."""
     from agents.extra.at_table import SolitairePolicyAtTable
 
-    batch = BatchedExtra(32, num_players=3, seed=11)
+    seated = SolitairePolicyAtTable(inner := _Recording())
+    batch = BatchedGame("extra", 32, num_players=3, seed=11)
     obs, masks, _ = batch.reset()
-    greedy = GreedyAgent()
-    seated = SolitairePolicyAtTable(GreedyAgent())
     rng = np.random.default_rng(0)
     for _ in range(15):
-        acting = masks.any(axis=-1)
-        rows, seats = np.nonzero(acting)
-        direct = greedy.act_batch(obs[rows, seats], masks[rows, seats])
-        np.testing.assert_array_equal(seated.act_batch(obs[rows, seats], masks[rows, seats]), direct)
-        assert obs.shape[-1] > E.observation_size(1)
+        rows, seats = np.nonzero(masks.any(axis=-1))
+        chosen = seated.act_batch(obs[rows, seats], masks[rows, seats])
+        assert inner.seen.shape == (len(rows), E.observation_size(1)) and obs.shape[-1] > E.observation_size(1)
+        for k, (b, seat) in enumerate(zip(rows, seats, strict=True)):
+            solo = np.zeros(E.STATE_SIZE, dtype=np.int32)
+            block = E.PLAYERS + seat * E.PLAYER_SIZE
+            solo[: E.PLAYERS] = batch.states[b, : E.PLAYERS]
+            solo[E.NUM_PLAYERS] = 1
+            solo[E.PLAYERS : E.PLAYERS + E.PLAYER_SIZE] = batch.states[b, block : block + E.PLAYER_SIZE]
+            view = np.zeros(E.observation_size(1), dtype=np.float32)
+            E.encode_observation(solo, 0, view)
+            np.testing.assert_array_equal(inner.seen[k], view)
+        assert masks[rows, seats, chosen].all()
         actions = np.full(masks.shape[:2], -1, dtype=np.int64)
         actions[rows, seats] = sample_masked(masks[rows, seats], rng)
         obs, masks, *_ = batch.step(actions)

@@ -1,4 +1,5 @@
-"""The Extra! batched engine: same games as the Parallel env; auto-reset; seeding; bad input; invariants."""
+"""Extra! on the generic batched engine (``BatchedGame("extra", ...)``): the same games as the Parallel env with the
+same seed; auto-reset; seeding; bad input; invariants; the all-seat observation kernel against the engine's."""
 
 from __future__ import annotations
 
@@ -8,14 +9,19 @@ import pytest
 from agents.random_agent import sample_masked
 from envs.common.batching import MAX_BATCH
 from envs.common.config import ConfigError
+from envs.common.contract import SIMULTANEOUS, TERMINATED
+from envs.common.game_batch import BatchedGame
 from envs.extra import engine as E
-from envs.extra.batched import BatchedExtra
-from envs.extra.parallel import parallel_env
+from envs.extra.aec import parallel_env
 
 
 def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A random legal action per seat that acts, -1 for the others."""
     return sample_masked(masks.reshape(-1, E.NUM_ACTIONS), rng).reshape(masks.shape[:2])
+
+
+def _scores(state: np.ndarray, players: int) -> list[int]:
+    return [int(E.score(state, s)) for s in range(players)]
 
 
 @pytest.mark.parametrize(
@@ -25,14 +31,18 @@ def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
      (5, {"num_players": 3, "reward": "score", "shaping": True}), (2, {"num_players": 1, "shaping": True})],
 )  # fmt: skip
 def test_one_game_batch_plays_the_same_games_as_the_parallel_env(seed: int, kwargs: dict) -> None:
+    """The Parallel env's default chance (``SeededChance``, one block of words per throw) draws the stream a
+    1-game batch draws: the same games, rewards, finishers and terminal states."""
     env = parallel_env(**kwargs)
-    batch = BatchedExtra(1, **kwargs)
+    batch = BatchedGame("extra", 1, kwargs)
     players = env.possible_agents
     obs, _ = env.reset(seed=seed)
-    bobs, bmasks, _ = batch.reset(seed=seed)
+    bobs, bmasks, info = batch.reset(seed=seed)
     rng = np.random.default_rng(seed)
     games = 0
     for _ in range(250):
+        assert info["to_act"][0] == SIMULTANEOUS
+        assert [players[s] for s in np.flatnonzero(info["acting"][0])] == env.agents  # every live seat decides
         for s, agent in enumerate(players):
             if agent in env.agents:
                 np.testing.assert_array_equal(bobs[0, s], obs[agent]["observation"])
@@ -40,29 +50,34 @@ def test_one_game_batch_plays_the_same_games_as_the_parallel_env(seed: int, kwar
             else:
                 assert not bmasks[0, s].any()  # a finished seat does not act
         actions = _random_actions(bmasks, rng)
-        obs, rewards, terminations, _, _ = env.step({a: int(actions[0, players.index(a)]) for a in env.agents})
+        joint = {a: int(actions[0, players.index(a)]) for a in env.agents}
+        obs, rewards, terminations, truncations, _ = env.step(joint)
         bobs, bmasks, brewards, bterminated, btruncated, info = batch.step(actions)
-        assert not btruncated.any()
+        assert not btruncated.any() and not any(truncations.values())
         for s, agent in enumerate(players):
-            assert brewards[0, s] == rewards.get(agent, 0.0)
-            assert bterminated[0, s] == terminations.get(agent, False)
+            assert brewards[0, s] == np.float32(rewards.get(agent, 0.0))
+        finished = {a for a, done in terminations.items() if done}
         if not env.agents:
             games += 1
-            assert info["ended"].tolist() == [0]
-            scores = [E.score(env.engine_state, s) for s in range(len(players))]
-            assert info["final_scores"].tolist() == [scores]
-            np.testing.assert_array_equal(info["final_state"][0], env.engine_state)
+            assert bterminated[0] and info["ended"].tolist() == [0]
+            np.testing.assert_array_equal(info["final_state"][0], env.state())
+            final = np.zeros(len(players))
+            E.rewards(env.state(), final)
+            np.testing.assert_array_equal(info["final_rewards"][0], final.astype(np.float32))
             for s, agent in enumerate(players):
                 np.testing.assert_array_equal(info["final_observation"][0, s], env.observe(agent)["observation"])
             obs, _ = env.reset()
         else:
-            assert info["ended"].size == 0
+            assert not bterminated[0] and info["ended"].size == 0
+            state = batch.states[0]
+            assert finished == {players[s] for s in range(len(players))
+                                if E.seat_status(state, s) == TERMINATED and actions[0, s] >= 0}  # fmt: skip
     assert games >= 5
 
 
 def test_auto_reset_seeding_and_every_game_independent() -> None:
     def rollout(seed: int) -> list[np.ndarray]:
-        batch = BatchedExtra(64, num_players=3, seed=seed)
+        batch = BatchedGame("extra", 64, num_players=3, seed=seed)
         obs, masks, _ = batch.reset()
         rng, out = np.random.default_rng(0), [obs]
         for _ in range(30):
@@ -74,7 +89,7 @@ def test_auto_reset_seeding_and_every_game_independent() -> None:
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
 
-    batch = BatchedExtra(256, num_players=2, seed=1)
+    batch = BatchedGame("extra", 256, num_players=2, seed=1)
     obs, masks, _ = batch.reset()
     assert len({tuple(batch.states[i, E.DICE : E.DICE + 5]) for i in range(256)}) > 150  # games differ
     rng = np.random.default_rng(1)
@@ -83,31 +98,34 @@ def test_auto_reset_seeding_and_every_game_independent() -> None:
         obs, masks, rewards, terminated, _, info = batch.step(_random_actions(masks, rng))
         ended = info["ended"]
         ended_total += ended.size
+        np.testing.assert_array_equal(np.flatnonzero(terminated), ended)
         for k, b in enumerate(ended):
             assert batch.states[b, E.ROUND] == 1 and batch.states[b, E.PHASE] == E.PHASE_DECIDE  # restarted
-            assert masks[b].any(axis=1).all()  # every seat of a fresh game acts
+            assert masks[b].any(axis=1).all() and info["acting"][b].all()  # every seat of a fresh game acts
             assert info["final_state"][k, E.PHASE] == E.PHASE_OVER
             assert sorted(rewards[b].tolist()) in ([-1.0, 1.0], [1.0, 1.0])  # "win": +-1 when it ends
+            np.testing.assert_array_equal(info["final_rewards"][k], rewards[b])
         live = np.setdiff1d(np.arange(256), ended)
         assert (rewards[live] == 0.0).all()
         assert masks.any(axis=2).any(axis=1).all()  # never a game where nobody acts
+        np.testing.assert_array_equal(info["acting"], masks.any(axis=2))
     assert ended_total > 200
 
 
 def test_batch_size_and_config_errors() -> None:
     for bad in (0, MAX_BATCH + 1):
         with pytest.raises(ValueError, match="num_envs must be in 1..65536"):
-            BatchedExtra(bad)
+            BatchedGame("extra", bad)
     with pytest.raises(TypeError, match="num_envs"):
-        BatchedExtra(2.0)
+        BatchedGame("extra", 2.0)
     with pytest.raises(ConfigError, match="num_players"):
-        BatchedExtra(2, num_players=7)
+        BatchedGame("extra", 2, num_players=7)
     with pytest.raises(RuntimeError, match="reset"):
-        BatchedExtra(2).step(np.zeros((2, 2), dtype=np.int64))
+        BatchedGame("extra", 2).step(np.zeros((2, 2), dtype=np.int64))
 
 
 def test_bad_actions_raise_and_leave_every_game_unchanged() -> None:
-    batch = BatchedExtra(4, num_players=2, seed=0)
+    batch = BatchedGame("extra", 4, num_players=2, seed=0)
     _, masks, _ = batch.reset()
     rng = np.random.default_rng(0)
     for _ in range(3):  # get past the first throws, where every action is legal
@@ -123,54 +141,62 @@ def test_bad_actions_raise_and_leave_every_game_unchanged() -> None:
     bad = int(np.flatnonzero(masks[b, s] == 0)[0])
     actions[b, s] = bad
     legal = np.flatnonzero(masks[b, s]).tolist()
-    message = rf"Extra! game {b}, seat player_{s}: action {bad} is illegal; legal actions: {legal}".replace("[", r"\[")
-    with pytest.raises(ValueError, match=message):
+    message = rf"Extra! game {b}, player_{s}: action {bad} is illegal \(.+\); legal actions: {legal}"
+    with pytest.raises(ValueError, match=message.replace("[", r"\[")):
         batch.step(actions)
     actions[b, s] = 99
-    with pytest.raises(ValueError, match="action 99 is illegal"):
+    with pytest.raises(ValueError, match=r"action 99 is illegal \(actions are 0..44\)"):
         batch.step(actions)
     np.testing.assert_array_equal(batch.states, before)
 
 
 def test_finished_seats_are_ignored_and_scores_are_the_engines() -> None:
-    batch = BatchedExtra(128, num_players=3, reward="score", seed=2)
-    _, masks, _ = batch.reset()
+    batch = BatchedGame("extra", 128, num_players=3, reward="score", seed=2)
+    _, masks, info = batch.reset()
     rng = np.random.default_rng(2)
     seen_finished = 0
     for _ in range(60):
         actions = _random_actions(masks, rng)
-        idle = ~masks.any(axis=2)
+        idle = ~info["acting"]
         seen_finished += idle.sum()
         actions[idle] = 44  # whatever a non-acting seat sends is ignored
+        acted = ~idle
         _, masks, rewards, terminated, _, info = batch.step(actions)
-        assert ((rewards != 0) <= terminated).all()  # "score": a seat is paid only when it finishes
-        for k in range(info["ended"].size):
-            scores = info["final_scores"][k]
-            assert all(E.score(info["final_state"][k], s) == scores[s] for s in range(3))
+        done_now = np.array([[E.seat_status(batch.states[b], s) == TERMINATED for s in range(3)] for b in range(128)])
+        done_now[info["ended"]] = True  # an ended game's seats all finished (the game restarted since)
+        assert ((rewards != 0) <= (acted & done_now)).all()  # "score": a seat is paid only in the round it finishes
+        for k, b in enumerate(info["ended"]):
+            scores = _scores(info["final_state"][k], 3)
+            np.testing.assert_array_equal(info["final_rewards"][k], np.float32(np.array(scores) / 100))
+            last = [s for s in range(3) if info["final_state"][k][E.PLAYERS + s * E.PLAYER_SIZE + E.P_FINISH_ROUND]
+                    == info["final_state"][k][E.ROUND]]  # fmt: skip
+            for s in range(3):
+                assert rewards[b, s] == (np.float32(scores[s] / 100) if s in last else 0.0)
     assert seen_finished > 100
 
 
 def test_shaped_rewards_sum_to_each_seats_final_score() -> None:
-    batch = BatchedExtra(256, num_players=3, reward="score", shaping=True, seed=4)
+    batch = BatchedGame("extra", 256, num_players=3, reward="score", shaping=True, seed=4)
     obs, masks, _ = batch.reset()
     rng = np.random.default_rng(4)
     returns = np.zeros((256, 3))
     ended = 0
     for _ in range(150):
         acting = masks.any(axis=2)
-        before = np.array([[E.score(batch.states[b], s) for s in range(3)] for b in range(256)])
+        before = np.array([_scores(batch.states[b], 3) for b in range(256)])
         actions = _random_actions(masks, rng)
         shown = np.take_along_axis(obs[:, :, E.OBS_GAINS : E.OBS_GAINS + 45], np.maximum(actions, 0)[..., None], 2)
         obs, masks, rewards, terminated, _, info = batch.step(actions)
         np.testing.assert_allclose(np.where(acting, shown[..., 0], 0.0), rewards, atol=1e-6)  # gain slots = reward
-        after = np.array([[E.score(batch.states[b], s) for s in range(3)] for b in range(256)])
-        after[info["ended"]] = info["final_scores"]
+        after = np.array([_scores(batch.states[b], 3) for b in range(256)])
+        finals = np.array([_scores(state, 3) for state in info["final_state"]]).reshape(-1, 3)
+        after[info["ended"]] = finals
         np.testing.assert_array_equal(rewards, ((after - before) / 100).astype(np.float32))
         assert not rewards[~acting].any()  # a finished seat gets nothing more
         returns += rewards
         for k, b in enumerate(info["ended"]):
             ended += 1
-            np.testing.assert_allclose(returns[b], info["final_scores"][k] / 100, atol=1e-4)
+            np.testing.assert_allclose(returns[b], finals[k] / 100, atol=1e-4)
             returns[b] = 0.0
     assert ended > 300
 
@@ -178,15 +204,16 @@ def test_shaped_rewards_sum_to_each_seats_final_score() -> None:
 @pytest.mark.parametrize("kwargs", [{"num_players": 2}, {"num_players": 3, "reward": "win"},
                                     {"num_players": 1, "reward": "win"}])  # fmt: skip
 def test_shaping_without_the_score_reward_is_rejected(kwargs: dict) -> None:
-    for face in (BatchedExtra, parallel_env):
-        with pytest.raises(ConfigError, match=r"'shaping': true needs reward='score'"):
-            face(2, **kwargs, shaping=True) if face is BatchedExtra else face(**kwargs, shaping=True)
+    with pytest.raises(ConfigError, match=r"'shaping': true needs reward='score'"):
+        BatchedGame("extra", 2, **kwargs, shaping=True)
+    with pytest.raises(ConfigError, match=r"'shaping': true needs reward='score'"):
+        parallel_env(**kwargs, shaping=True)
     with pytest.raises(ConfigError, match="shaping"):
-        BatchedExtra(2, num_players=1, shaping="on")
+        BatchedGame("extra", 2, num_players=1, shaping="on")
 
 
 def test_returned_observations_are_fresh_arrays_and_copy_false_returns_the_buffer() -> None:
-    batch = BatchedExtra(8, num_players=2, seed=4)
+    batch = BatchedGame("extra", 8, num_players=2, seed=4)
     obs0, masks0, _ = batch.reset()
     kept, kept_masks = obs0.copy(), masks0.copy()
     rng = np.random.default_rng(4)
@@ -194,7 +221,7 @@ def test_returned_observations_are_fresh_arrays_and_copy_false_returns_the_buffe
     np.testing.assert_array_equal(obs0, kept)  # a later step leaves earlier results alone
     np.testing.assert_array_equal(masks0, kept_masks)
     assert not np.array_equal(obs0, obs1)
-    shared = BatchedExtra(8, num_players=2, seed=4, copy=False)
+    shared = BatchedGame("extra", 8, num_players=2, seed=4, copy=False)
     a, m, _ = shared.reset()
     b, *_ = shared.step(_random_actions(m, rng))
     assert a is b  # the internal buffer, overwritten in place
@@ -202,19 +229,24 @@ def test_returned_observations_are_fresh_arrays_and_copy_false_returns_the_buffe
 
 @pytest.mark.parametrize("num_players", [1, 2, 3, 6])
 def test_all_seat_encoding_and_masks_match_the_single_seat_engine_functions(num_players: int) -> None:
-    """encode_observations (every seat at once, blocks rotated) == encode_observation seat by seat."""
-    batch = BatchedExtra(64, num_players=num_players, seed=num_players)
+    """The batch's kernel (``encode_observations``: every seat at once, blocks rotated, gains from the per-sheet
+    table) == ``encode_observation`` seat by seat (gains from ``pairs_gain``), bit for bit; terminal views too."""
+    batch = BatchedGame("extra", 64, num_players=num_players, seed=num_players)
     obs, masks, _ = batch.reset()
     rng = np.random.default_rng(num_players)
     dim = E.observation_size(num_players)
     for _ in range(25):
-        obs, masks, *_ = batch.step(_random_actions(masks, rng))
+        obs, masks, *_, info = batch.step(_random_actions(masks, rng))
+        for k, state in enumerate(info["final_state"]):
+            views = np.full((num_players, dim), np.nan, dtype=np.float32)
+            E.encode_observations(state, views, E.new_scratch(state))
+            assert views.tobytes() == info["final_observation"][k].tobytes()
         for b in range(0, 64, 7):
             state = batch.states[b]
             for s in range(num_players):
                 one = np.full(dim, np.nan, dtype=np.float32)
                 E.encode_observation(state, s, one)
-                np.testing.assert_array_equal(obs[b, s], one)
+                assert obs[b, s].tobytes() == one.tobytes()
                 mask = np.full(E.NUM_ACTIONS, 7, dtype=np.int8)
                 E.legal_mask(state, s, mask)
                 np.testing.assert_array_equal(masks[b, s], mask)
@@ -235,7 +267,7 @@ def test_all_seat_encoding_and_masks_match_the_single_seat_engine_functions(num_
 def test_gain_slots_are_each_actions_score_change_on_any_sheet(sheet: dict) -> None:
     """The gain table (built once per sheet) gives ``pairs_gain`` for every action of every seat, full rows and
     rows with no minus box included."""
-    batch = BatchedExtra(32, num_players=3, seed=9, sheet=sheet)
+    batch = BatchedGame("extra", 32, num_players=3, seed=9, sheet=sheet)
     obs, masks, _ = batch.reset()
     rng = np.random.default_rng(9)
     checked_full_rows = 0
@@ -260,14 +292,13 @@ def test_gain_slots_are_each_actions_score_change_on_any_sheet(sheet: dict) -> N
 def test_inactive_games_wait_untouched() -> None:
     """``step(actions, active)``: the games left out keep their state and report nothing (the seat-vs-opponents
     env relies on it)."""
-    batch = BatchedExtra(64, num_players=3, reward="score", shaping=True, seed=12)
+    batch = BatchedGame("extra", 64, num_players=3, reward="score", shaping=True, seed=12)
     obs, masks, _ = batch.reset()
     rng = np.random.default_rng(12)
-    core = batch._core
     for _ in range(80):
         active = rng.random(64) < 0.5
         before = batch.states.copy()
-        core.step(_random_actions(core.masks, rng), active)
+        obs, masks, rewards, terminated, _, info = batch.step(_random_actions(masks, rng), active)
         np.testing.assert_array_equal(batch.states[~active], before[~active])
-        assert not core.rewards[~active].any() and not core.finished[~active].any() and not core.done[~active].any()
+        assert not rewards[~active].any() and not terminated[~active].any() and active[info["ended"]].all()
         assert (batch.states[active, E.ROUND] != before[active, E.ROUND]).all()  # the others played a round

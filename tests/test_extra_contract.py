@@ -17,9 +17,8 @@ from agents.extra.heuristics import THROW_PROBS, THROWS
 from envs.common.chance import WORD_HIGH, SeededChance
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED
 from envs.extra import engine as E
-from envs.extra.aec import raw_env
+from envs.extra.aec import parallel_env, raw_env
 from envs.extra.config import ExtraConfig
-from envs.extra.parallel import parallel_env
 
 CONFIGS = [
     {"num_players": 1},

@@ -15,8 +15,7 @@ from envs import extra_v0
 from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice, SeededDice
 from envs.extra import engine as E
-from envs.extra.aec import raw_env
-from envs.extra.parallel import parallel_env
+from envs.extra.aec import parallel_env, raw_env
 from tests.helpers import assert_step_rejected
 
 # --- PettingZoo conformance
@@ -259,7 +258,7 @@ def test_parallel_bad_actions_change_nothing() -> None:
         par.step([0, 0])
     with pytest.raises(ValueError, match=r"missing \['player_1'\]"):
         par.step({"player_0": 27})
-    with pytest.raises(ValueError, match=r"not playing or unknown \['player_9'\]"):
+    with pytest.raises(ValueError, match=r"not deciding or unknown \['player_9'\]"):
         par.step({"player_0": 27, "player_1": 28, "player_9": 0})
     # player_0 legal, player_1 illegal: nothing is applied, not even player_0's choice.
     with pytest.raises(ValueError, match="illegal action 27 .* for player_1: 3 is the EXTRA number of column 1"):
@@ -454,41 +453,40 @@ def test_masks_match_an_independent_reading_of_the_rules() -> None:
 
 def test_the_engine_winner_rule_is_the_one_render_and_the_seat_env_use() -> None:
     """``E.wins`` (every top score wins, a shared one included) decides the win reward, the text rendering's
-    winners and the vs-opponents infos ``won`` / ``tied``: over played games and a constructed tie for the top."""
-    from envs.extra.batched import final_winners
+    winners and the seat env's infos ``won`` / ``tied``: over played games and a constructed tie for the top."""
+    from envs.common.game_seat import SeatGames
     from envs.extra.render import render_ansi
-    from envs.extra.vs_opponents import ExtraVsOpponentsGames
 
     class Lowest:
         def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
             return masks.argmax(axis=1)
 
     players, learner, rng = 3, 1, np.random.default_rng(0)
-    venv = ExtraVsOpponentsGames(16, Lowest(), num_players=players, learner_seat=learner, seed=5)
+    venv = SeatGames("extra", 16, Lowest(), num_players=players, learner_seat=learner, seed=5)
     venv.reset()
-    cases: list[tuple[np.ndarray, dict]] = []
+    cases: list[tuple[np.ndarray, dict | None]] = []
     while len(cases) < 40:
         masks = venv.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
         _, _, dones, infos = venv.step(actions)
-        cases += [(venv._core.final_states[i].copy(), infos[i]) for i in np.flatnonzero(dones)]
+        cases += [(infos[i]["final_state"], infos[i]) for i in np.flatnonzero(dones)]
     tie = cases[0][0].copy()
     top = max(range(players), key=lambda s: E.score(tie, s))
     other = (top + 1) % players
     block = slice(E.PLAYERS + top * E.PLAYER_SIZE, E.PLAYERS + (top + 1) * E.PLAYER_SIZE)
     tie[E.PLAYERS + other * E.PLAYER_SIZE : E.PLAYERS + (other + 1) * E.PLAYER_SIZE] = tie[block]
-    venv._core.final_states[0] = tie
-    cases.append((tie, venv._final_infos(np.array([0]))[0]))
+    cases.append((tie, None))
     for state, info in cases:
         scores = [E.score(state, s) for s in range(players)]
         winners = [s for s in range(players) if scores[s] == max(scores)]  # the rule as rules/extra.md states it
         assert [s for s in range(players) if E.wins(state, s)] == winners
-        assert np.flatnonzero(final_winners(state[None], players)[0]).tolist() == winners
-        assert [E.final_reward(state, s, E.REWARD_WIN) for s in range(players)] == [
-            1.0 if s in winners else -1.0 for s in range(players)
-        ]
+        final = np.zeros(players)
+        E.rewards(state, final)
+        expected = [1.0 if s in winners else -1.0 for s in range(players)]
+        assert final.tolist() == [E.final_reward(state, s, E.REWARD_WIN) for s in range(players)] == expected
         names = ", ".join(f"player_{s}" for s in winners)
         assert f"{names} win{'s' if len(winners) == 1 else ''}" in render_ansi(state).splitlines()[0]
-        assert info["won"] == (learner in winners) and info["tied"] == (len(winners) > 1)
-        assert info["scores"] == scores
-    assert final_winners(tie[None], players)[0, [top, other]].all() and cases[-1][1]["tied"]
+        if info is not None:
+            assert info["final_rewards"].tolist() == final.tolist()
+            assert info["won"] == (learner in winners) and info["tied"] == (learner in winners and len(winners) > 1)
+    assert [E.wins(tie, s) for s in (top, other)] == [True, True]

@@ -1,7 +1,13 @@
-"""The Extra! solitaire task: Gymnasium/SB3 checkers, registration, the reward with scripted dice, errors, the
-SB3 vectorised env (masks, auto-reset, one game = the single env), and MaskablePPO on it with no glue."""
+"""The Extra! solitaire task (the generic one-seat envs with one player): Gymnasium/SB3 checkers, registration, the
+reward with scripted dice, errors, the SB3 vectorised env (masks, auto-reset, one game = the single env), and
+MaskablePPO on it with no glue."""
 
 from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Callable
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -69,7 +75,7 @@ def test_shaping_pays_each_score_change_and_the_game_sums_to_the_final_score() -
     _, reward, *_ = env.step(E.encode_action(3, 2, 0))
     assert reward == -3.0
     rewards = [env.step(0)[1] for _ in range(8)]
-    assert rewards == [0.0, 0.0, 0.0, 1.9, 0.8, 0.8, 0.0, 0.0]
+    np.testing.assert_array_equal(np.float32(rewards), np.float32([0.0, 0.0, 0.0, 1.9, 0.8, 0.8, 0.0, 0.0]))  # float32
     assert env.engine_state[E.PLAYERS + E.P_ROWS + 6 - 2] == 13 and sum(rewards) - 3.0 == pytest.approx(0.5)
 
 
@@ -125,15 +131,66 @@ def test_bad_actions_are_clear_errors_and_change_nothing() -> None:
     for bad, error, message in [
         ("0", TypeError, "action must be an int"),
         (1.0, TypeError, "action must be an int"),
-        (True, TypeError, "bool"),
+        (True, TypeError, "action must be an int"),
         (45, ValueError, "out of range"),
         (-1, ValueError, "out of range"),
-        (0, ValueError, r"Extra! solitaire, seat player_0: illegal action 0 .*Legal action ids: \[36, 39, 42\]"),
+        (0, ValueError, r"Extra! seat env: the learner played the illegal action 0 .*legal actions: \[36, 39, 42\]"),
     ]:
         with pytest.raises(error, match=message):
             env.step(bad)
         np.testing.assert_array_equal(env.engine_state, before)
     env.step(np.int64(36))  # NumPy integers are fine
+
+
+def test_injected_dice_serve_game_after_game_and_a_failing_source_changes_nothing() -> None:
+    """The env restarts an ended game at once, but the next game's first throw is the script's next one (taken at
+    ``reset``); a source that runs out or returns no faces raises in ``step`` and leaves the game as it was."""
+    rolls = [[0, 1, 1, 2, 4]] + [[2, 2, 2, 2, 2]] * 8 + [[5, 5, 5, 5, 0]]
+    dice = ScriptedDice(rolls)
+    env = ExtraSolitaireEnv(sheet={"penalty": 150}, dice=dice, render_mode="ansi")
+    assert env.dice is dice
+    env.reset(seed=3)  # a script ignores seeds
+    env.step(E.encode_action(3, 2, 0))
+    for _ in range(8):
+        _, _, terminated, _, info = env.step(0)
+    assert terminated and info["score"] == 50 and info["round"] == 9 and dice.remaining == 1
+    assert "EXTRA" in env.render()  # the final sheet
+    _, info = env.reset()
+    assert info["dice"] == [6, 6, 6, 6, 1] and info["round"] == 1 and info["score"] == 0 and dice.remaining == 0
+    before = env.engine_state.copy()
+    with pytest.raises(RuntimeError, match="exhausted"):
+        env.step(E.encode_action(4, 0, 0))
+    np.testing.assert_array_equal(env.engine_state, before)
+
+    class NoFaces:
+        def roll(self, n: int) -> list[int]:
+            return [9] * n
+
+    with pytest.raises(ValueError, match="the dice source must return 5 integer faces in 0..5"):
+        ExtraSolitaireEnv(dice=NoFaces()).reset()
+    with pytest.raises(TypeError, match="roll"):
+        ExtraSolitaireEnv(dice=object())
+
+
+@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))],
+                         ids=["deepcopy", "pickle"])  # fmt: skip
+def test_a_copied_env_plays_on_like_the_original_across_games(duplicate: Callable[[Any], Any]) -> None:
+    env = ExtraSolitaireEnv()
+    _, info = env.reset(seed=4)
+    twin = duplicate(env)
+    rng = np.random.default_rng(4)
+    games = 0
+    for _ in range(120):
+        action = int(sample_masked(info["action_mask"][None], rng)[0])
+        obs, reward, terminated, _, info = env.step(action)
+        tobs, treward, tterminated, _, tinfo = twin.step(action)
+        np.testing.assert_array_equal(obs, tobs)
+        assert (reward, terminated, info["score"]) == (treward, tterminated, tinfo["score"])
+        if terminated:
+            games += 1
+            (obs, info), (tobs, _) = env.reset(), twin.reset()
+            np.testing.assert_array_equal(obs, tobs)
+    assert games >= 3
 
 
 @pytest.mark.parametrize(("config", "key"), [({"num_players": 2}, "num_players"), ({"children": "no"}, "children"),
@@ -211,9 +268,9 @@ def test_vec_env_seeding_and_one_game_matches_the_single_env() -> None:
 def test_vec_env_bad_input() -> None:
     venv = ExtraSolitaireVecEnv(4, seed=0)
     venv.reset()
-    with pytest.raises(ValueError, match=r"shape \(4, 1\)"):
+    with pytest.raises(ValueError, match=r"must give 4 integer actions, got int64 of shape \(3,\)"):
         venv.step(np.zeros(3, dtype=np.int64))
-    with pytest.raises(ValueError, match="Extra! game 0, seat player_0: action 45 is illegal"):
+    with pytest.raises(ValueError, match="the learner played the illegal action 45 in game 0"):
         venv.step(np.full(4, 45))
     with pytest.raises(AttributeError, match="no method 'render'"):
         venv.env_method("render")

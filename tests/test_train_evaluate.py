@@ -108,7 +108,7 @@ def tiny_eval_recipe(out: Path) -> dict:
                 "value_vectors": 3,
             },
         },
-        "full_game": {"games_per_seating": 40},
+        "round_robin": {"games_per_seating": 40},
     }
 
 
@@ -124,10 +124,10 @@ def test_evaluate_writes_tables_and_plots(tmp_path: Path, capsys) -> None:
         assert turn["exact"]["percent_of_optimum"] == pytest.approx(100.0)
         assert turn["random"]["percent_of_optimum"] < turn["myopic"]["percent_of_optimum"] < 100.0
     assert turn["myopic"]["value_vectors"] == 3
-    games = results["full_game_by_seating"]
+    games = results["round_robin_by_seating"]
     assert len(games) == 4 * 3  # ordered pairs of the four agents that play the full game
     assert all(r["seat_0_wins"] + r["seat_1_wins"] + r["truncated"] == r["games"] == 40 for r in games)
-    overall = {r["agent"]: r for r in results["full_game_2_players_both_seatings"]}
+    overall = {r["agent"]: r for r in results["round_robin_2_players_both_seatings"]}
     assert set(overall) == {"random", "myopic", "exact", "heuristic"}
     assert overall["random"]["win_rate"] < 0.1 < overall["heuristic"]["win_rate"]
     assert (out / "evaluation.png").stat().st_size > 10_000
@@ -252,7 +252,7 @@ def test_train_a_seat_against_opponents_and_score_its_win_rate(tmp_path: Path, t
     [({"opponents": [{"kind": "extra_greedy", "kwarg": {}}]}, "unknown key 'opponents.0.kwarg'"),
      ({"opponents": ["extra_greedyy"]}, "unknown agent 'extra_greedyy'"),
      ({"opponents": ["random"], "learner_seat": 2}, "learner_seat must be a seat 0..1"),
-     ({"opponents": ["random"], "game": {"num_players": 1}}, "num_players must be 2..6"),
+     ({"opponents": ["random"], "game": {"num_players": 1}}, "num_players must be 2 or more against opponents"),
      ({"opponents": ["random", "random"], "game": {"num_players": 4}}, "opponents: 2 given for 3 other seats"),
      ({"opponents": ["random"], "game": {"reward": "points"}}, "reward")],
 )  # fmt: skip

@@ -1,5 +1,5 @@
 """Yay! greedy baseline: each rule of its policy on crafted positions (scripted throws), legality over many random
-games, strength against random play, and the registry and bad input."""
+games, its choices pinned on recorded positions, strength against random play, and the registry and bad input."""
 
 from __future__ import annotations
 
@@ -9,21 +9,32 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.yay import BEAT, YayGreedyAgent, num_players_of
-from agents.yay.evaluation import play_yay
+from agents.play import play_games
+from agents.yay import BEAT, YayGreedyAgent
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
-from tests.yay_scripts import ThrowAgain, after_first_turns, block, game, put, sq, throw
+from envs.yay.batched import final_standings
+from tests.yay_scripts import (
+    POSITION_CASES,
+    ThrowAgain,
+    after_first_turns,
+    block,
+    decide,
+    game,
+    put,
+    random_positions,
+    sq,
+    throw,
+)
 
 AGAIN = 192  # throw again on the default 8x8 sheet
 AGENT = YayGreedyAgent()
 
 
 def choice(env: raw_env, agent: YayGreedyAgent = AGENT) -> int:
-    """The agent's action for the player to move; it must be legal."""
-    seen = env.observe(env.agent_selection)
-    action = agent.act(seen["observation"], seen["action_mask"])
-    assert seen["action_mask"][action] == 1
+    """The agent's action for the player to move (read off the engine state); it must be legal."""
+    action = decide(agent, env)
+    assert env.observe(env.agent_selection)["action_mask"][action] == 1
     return action
 
 
@@ -132,13 +143,14 @@ def play(agents: list, seed: int, record: list | None = None, **config: object) 
     env = raw_env(**config)
     env.reset(seed=seed)
     while not (any(env.terminations.values()) or any(env.truncations.values())):
-        agent = agents[env.possible_agents.index(env.agent_selection)]
-        seen = env.observe(env.agent_selection)
-        action = agent.act(seen["observation"], seen["action_mask"])
+        seat = env.possible_agents.index(env.agent_selection)
+        agent = agents[seat]
+        mask = env.observe(env.agent_selection)["action_mask"]
+        action = decide(agent, env)
         if isinstance(agent, YayGreedyAgent):
-            assert seen["action_mask"][action] == 1
+            assert mask[action] == 1
             if record is not None:
-                record.append((seen["observation"], seen["action_mask"], action))
+                record.append((env.state(), mask, seat, action))
         env.step(action)
     return env.rewards
 
@@ -149,19 +161,42 @@ def play(agents: list, seed: int, record: list | None = None, **config: object) 
 )
 def test_only_legal_actions_in_random_games(config: dict, games: int) -> None:
     """Greedy in every seat, and greedy among random players (more varied positions: cross-offs, blocks)."""
-    greedy = YayGreedyAgent(rows=config.get("rows", 8), cols=config.get("cols", 8))
+    greedy = YayGreedyAgent()
     n = config.get("num_players", 2)
     record: list = []
     for seed in range(games):
         seats = [greedy] * n if seed % 2 else [make_agent("random", seed=seed)] * n
         seats[seed % n] = greedy
         play(seats, seed, record, **config)
-    obs, masks, actions = (np.stack(x) for x in zip(*record, strict=True))
+    states, masks, seat, actions = (np.stack(x) for x in zip(*record, strict=True))
     assert len(actions) > 10 * games
-    np.testing.assert_array_equal(greedy.act_batch(obs, masks), actions)
-    squares = greedy.rows * greedy.cols
+    np.testing.assert_array_equal(greedy.act_states(states, masks, seat), actions)
+    squares = config.get("rows", 8) * config.get("cols", 8)
     kinds = np.bincount(actions // squares, minlength=4)
     assert (kinds[[0, 2, 3]] > 0).all(), kinds  # writes, cross-offs and throws again all happened (blocks are rare)
+
+
+# Choices of the agent as it was when it decoded observation floats (before it read engine states), on every
+# decision of tests/yay_scripts.py's POSITION_CASES games: planning on the state changed no decision.
+OLD_CHOICES = [
+    "7 6 5 22 63 22 149 8 5 162 8 8 8 33 192 33 3 192 45 33 192 181 192 52 54 52 10 192 39 17 192 32 62 192 52 10 36 "
+    "43 192 43 192 43 42 43 192 20 192 192 192 192 94 82 49 39 48 42 100 91 192",
+    "23 57 39 22 59 16 16 59 23 159 192 44 33 35 44 42 44 35 37 19 13 23 164 33 37 33 188 33 164 26 23 44 192 21 42 "
+    "35 154 47 186 37 192 61 192 37 59 164 192 59 129 192 10 132 89 192 10 57 2 192 192 35 50 129 12 192",
+    "1 7 16 21 28 105 9 11 15 73 11 105 105 9 30 9 12 15 25 29 1 4 86 0 99 9 9 105 26 17 25 105 6 15 27 105 0 80 26",
+    "35 0 10 17 23 22 8 35 108 108 5 18 5 13 31 108 108 29 31 85 34 16 78 11 16 11",
+]
+
+
+@pytest.mark.parametrize(("case", "expected"), list(zip(POSITION_CASES, OLD_CHOICES, strict=True)))
+def test_choices_on_recorded_positions_are_the_observation_agents(case: tuple, expected: str) -> None:
+    """2 and 4 players on 8x8, 3 players on 5x7 ending at a full row and column, a 4x9 sheet with small dice and a
+    turn limit: the batch's choices are the old agent's, one by one; so is each position played alone."""
+    states, masks, seats = random_positions(*case)
+    want = [int(a) for a in expected.split()]
+    assert AGENT.act_states(states, masks, seats).tolist() == want
+    alone = [AGENT.act(np.zeros(1), m, state=s, seat=int(p)) for s, m, p in zip(states, masks, seats, strict=True)]
+    assert alone == want
 
 
 # --- (c) strength
@@ -181,28 +216,28 @@ def test_beats_random_play_clearly() -> None:
 
 
 def test_registry_and_bad_input() -> None:
-    agent = make_agent("yay_greedy", rows=5, cols=7, throw_again_below=8)
+    agent = make_agent("yay_greedy", throw_again_below=8)
     assert isinstance(agent, YayGreedyAgent) and agent.name == "yay_greedy" and agent.throw_again_below == 8
-    assert num_players_of(E.observation_size(3, 5, 7), 5, 7) == 3
-    eight = game(throw([4, 4, 4], (3, 3))).observe("player_0")
-    with pytest.raises(ValueError, match=r"not a Yay! observation of a 5x7 sheet"):
-        agent.act(eight["observation"], np.ones(3 * 35 + 1, dtype=np.int8))
-    with pytest.raises(ValueError, match=r"masks of a 5x7 sheet have 106 entries, got 193"):
-        agent.act(eight["observation"], eight["action_mask"])
-    with pytest.raises(ValueError, match="not a Yay! observation of a 8x8 sheet"):
-        AGENT.act_batch(np.zeros((2, 100), dtype=np.float32), np.ones((2, 193), dtype=np.int8))
-    with pytest.raises(ValueError, match="not those of a square sheet"):
-        AGENT.act_batch(np.zeros((2, 100), dtype=np.float32), np.ones((2, 3 * 35 + 1), dtype=np.int8))
-    six = raw_env(rows=6, cols=6)  # a square sheet is read off the mask length
-    six.reset(seed=0)
-    seen = six.observe(six.agent_selection)
-    assert seen["action_mask"][AGENT.act(seen["observation"], seen["action_mask"])] == 1
+    assert agent.reads_state
+    env = game(throw([4, 4, 4], (3, 3)))
+    eight, state = env.observe("player_0"), env.state()
+    five = raw_env(rows=5, cols=7, num_players=3)  # any sheet and table: read off the state
+    five.reset(seed=0)
+    assert five.observe(five.agent_selection)["action_mask"][decide(agent, five)] == 1
+    with pytest.raises(ValueError, match=r"plans on the engine state: pass state=env.state\(\) and seat="):
+        AGENT.act(eight["observation"], eight["action_mask"])
+    with pytest.raises(TypeError, match=r"plans on Yay! engine states, not observations: call act_states"):
+        AGENT.act_batch(eight["observation"][None], eight["action_mask"][None])
+    with pytest.raises(ValueError, match=r"state 0 is a 8x8 sheet, whose masks have 193 entries, got 106"):
+        AGENT.act_states(state[None], np.ones((1, 106), dtype=np.int8), np.array([0]))
+    with pytest.raises(ValueError, match="state 0 does not wait for a decision of seat 1"):
+        AGENT.act_states(state[None], eight["action_mask"][None], np.array([1]))
+    with pytest.raises(ValueError, match=rf"need Yay! engine states \(B, {E.STATE_SIZE}\)"):
+        AGENT.act_states(state[None, :100], eight["action_mask"][None], np.array([0]))
     with pytest.raises(ValueError, match="mask is empty"):
-        AGENT.act(eight["observation"], np.zeros(193, dtype=np.int8))
-    with pytest.raises(ValueError, match="'rows' must be an integer 3..12"):
-        YayGreedyAgent(rows=2, cols=8)
-    with pytest.raises(ValueError, match="give both 'rows' and 'cols'"):
-        YayGreedyAgent(rows=5)
+        AGENT.act(eight["observation"], np.zeros(193, dtype=np.int8), state=state, seat=0)
+    with pytest.raises(TypeError, match="bad arguments"):
+        make_agent("yay_greedy", rows=5, cols=7)
     with pytest.raises(ValueError, match="'throw_again_below' must be"):
         make_agent("yay_greedy", throw_again_below=25)
     with pytest.raises(ValueError, match="weights must be finite"):
@@ -214,6 +249,7 @@ def test_registry_and_bad_input() -> None:
 def test_evaluation_counts_games_that_end_inside_a_throw() -> None:
     """A turn limit of 5 and players who always throw again: many games end inside a throw; every one is counted."""
     seats = np.zeros((600, 2), dtype=np.int64)
-    result = play_yay(seats, [ThrowAgain(seed=0)], {"max_turns": 5}, seed=0, batch_size=256)
-    assert result["truncated"].all() and not result["outcomes"].any()
-    assert (result["standings"][..., 0].sum(axis=1) <= 5).all()  # at most one number per turn
+    result = play_games("yay", seats, [ThrowAgain(seed=0)], {"max_turns": 5}, seed=0, batch_size=256)
+    assert result["truncated"].all() and not result["final_rewards"].any()
+    assert (result["final_states"][:, E.TURN] == 5).all()
+    assert (final_standings(result["final_states"], 2)[..., 0].sum(axis=1) <= 5).all()  # at most one number a turn

@@ -79,9 +79,28 @@ def test_an_impossible_injected_outcome_is_refused_in_the_rules_words(throw: lis
         env.reset()
 
 
-def test_shaping_is_refused_by_the_contract_faces_not_dropped() -> None:
-    with pytest.raises(NotImplementedError, match="'shaping'"):
-        GameAEC("yay", shaping=True)
+def test_shaping_is_paid_by_the_contract_faces_and_telescopes_to_the_final_rewards() -> None:
+    """``shaping``: the AEC env and the batched engine pay the same change of lead every step; returns stay +-1."""
+    from envs.common.game_batch import BatchedGame
+
+    env, batch = GameAEC("yay", shaping=True), BatchedGame("yay", 1, seed=3, shaping=True)
+    env.reset(seed=3)
+    _, masks, _ = batch.reset()
+    rng = np.random.default_rng(3)
+    returns, shaped, ended = np.zeros(2), 0, 0
+    while ended < 3:
+        action = int(sample_masked(masks, rng)[0])
+        env.step(action)
+        _, masks, rewards, terminated, truncated, info = batch.step(np.array([action]))
+        np.testing.assert_allclose([env.rewards[a] for a in env.possible_agents], rewards[0], atol=1e-6)
+        returns += rewards[0]
+        shaped += bool(rewards[0].any())
+        if terminated[0] or truncated[0]:
+            ended += 1
+            np.testing.assert_allclose(returns, info["final_rewards"][0], atol=1e-5)
+            returns[:] = 0.0
+            env.reset()
+    assert shaped > 10
 
 
 def test_random_games_through_the_contract_pay_the_engines_final_rewards() -> None:

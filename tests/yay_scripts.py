@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.random_agent import sample_masked
+from agents.random_agent import RandomAgent, sample_masked
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
 from envs.yay.chance import ScriptedThrows, corners_at
@@ -70,3 +70,35 @@ class ThrowAgain(Agent):
         again = (masks[:, -1] != 0) & (self.rng.random(len(masks)) < self.p)
         picks[again] = masks.shape[1] - 1
         return picks
+
+
+def decide(agent: Agent, env: raw_env) -> int:
+    """``agent``'s action for the AEC player to move: a planning agent reads the engine state, others the
+    observation (the PettingZoo calls of README.md)."""
+    seen = env.observe(env.agent_selection)
+    seat = env.possible_agents.index(env.agent_selection)
+    if agent.reads_state:
+        return agent.act(seen["observation"], seen["action_mask"], state=env.state(), seat=seat)
+    return agent.act(seen["observation"], seen["action_mask"])
+
+
+# Random-play positions the agents' choices are pinned on (tests/test_yay_agents.py, test_yay_lookahead.py): the
+# game's config and the seed of its one game.
+POSITION_CASES = [({}, 11), ({"num_players": 4}, 12),
+                  ({"num_players": 3, "rows": 5, "cols": 7, "end_when": "row_and_column"}, 13),
+                  ({"rows": 4, "cols": 9, "die_size": 1.0, "max_turns": 30}, 14)]  # fmt: skip
+
+
+def random_positions(config: dict[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every decision of one seeded AEC game of uniformly random play: (engine states, masks, seats to move)."""
+    env = raw_env(**config)
+    env.reset(seed=seed)
+    player = RandomAgent(seed=seed)
+    states, masks, seats = [], [], []
+    while not (any(env.terminations.values()) or any(env.truncations.values())):
+        seen = env.observe(env.agent_selection)
+        states.append(env.state())
+        masks.append(seen["action_mask"])
+        seats.append(env.possible_agents.index(env.agent_selection))
+        env.step(player.act(seen["observation"], seen["action_mask"]))
+    return np.stack(states), np.stack(masks), np.array(seats, dtype=np.int64)

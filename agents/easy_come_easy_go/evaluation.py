@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.slots import GameSlots
 from agents.stats import mean_ci, wilson_ci
 
 __all__ = ["sample_value_vectors", "score_turn_policy", "play_full_game", "round_robin"]
@@ -76,58 +75,28 @@ def play_full_game(
 ) -> dict[str, Any]:
     """Play ``num_games`` full games with ``seat_agents[s]`` in seat s; count wins per seat.
 
-    Games run ``batch_size`` at a time in the batched engine on a slot schedule (``agents/slots.py``): the games
-    counted are the first ``num_games`` to start, each played to its end, so short games are not favoured (counting
-    the first games to end would drop the long ones still running). Wins are the engine's ``final_winner``;
-    ``outcomes`` (G, P) are its final rewards and ``winners`` (G,) its winners (-1: truncated).
+    The one evaluation loop (``agents.play.play_games``): games run ``batch_size`` at a time in the batched engine,
+    the games counted are the first ``num_games`` to start, each played to its end (so short games are not
+    favoured), and every agent gets what it reads (engine states for planners). ``outcomes`` (G, P) are the final
+    rewards and ``winners`` (G,) each game's winner from its final state (-1: truncated).
     """
-    from envs.easy_come_easy_go.batched import BatchedEasyComeEasyGo
+    from agents.play import play_games
+    from envs.easy_come_easy_go import engine as eng
 
     num_players = len(seat_agents)
-    batch = min(batch_size, num_games)
-    engine = BatchedEasyComeEasyGo(batch, config=dict(config or {}), seed=seed, num_players=num_players)
-    for s, agent in enumerate(seat_agents):
-        agent.reset(seed=seed + 1000 * (s + 1))
-    obs, masks, info = engine.reset(seed=seed)
-    slots = GameSlots(num_games, batch)
-    winners = np.full(num_games, -1, dtype=np.int64)
-    outcomes = np.zeros((num_games, num_players), dtype=np.float64)
-    steps = 0
-    started = time.perf_counter()
-    while not slots.finished:
-        counted = slots.counted()
-        actions = _seat_actions(seat_agents, obs, masks, info["current_player"], counted)
-        obs, masks, rewards, _, _, info = engine.step(actions)
-        steps += int(counted.sum())
-        for k, slot in enumerate(info["ended"].tolist()):
-            game = slots.end(slot)
-            if game >= 0:
-                winners[game] = info["final_winner"][k]
-                outcomes[game] = rewards[slot]
-    seconds = time.perf_counter() - started
+    seatings = np.tile(np.arange(num_players), (num_games, 1))
+    result = play_games("easy_come_easy_go", seatings, seat_agents, dict(config or {}), seed, batch_size)
+    winners = result["final_states"][:, eng.WINNER].astype(np.int64)
+    seconds = result["seconds"]
     return {
         "games": num_games,
         "wins": np.bincount(winners[winners >= 0], minlength=num_players),
-        "truncated": int((winners < 0).sum()),
+        "truncated": int(result["truncated"].sum()),
         "winners": winners,
-        "outcomes": outcomes,
+        "outcomes": result["final_rewards"],
         "seconds": seconds,
         "games_per_second": num_games / seconds,
-        "steps_per_second": steps / seconds,
     }
-
-
-def _seat_actions(
-    seat_agents: list[Agent], obs: np.ndarray, masks: np.ndarray, current: np.ndarray, counted: np.ndarray
-) -> np.ndarray:
-    """Each seat's agent moves in the counted games where that seat is to move; spare slots (games nobody counts)
-    take their first legal action, so agents spend no time on them."""
-    actions = masks.argmax(axis=1).astype(np.int64)
-    for s, agent in enumerate(seat_agents):
-        rows = np.flatnonzero(counted & (current == s))
-        if rows.size:
-            actions[rows] = agent.act_batch(obs[rows], masks[rows])
-    return actions
 
 
 def round_robin(

@@ -11,7 +11,9 @@ Evaluator: the exact expected reward of any deterministic policy, by pushing pro
 the ordered decision states (dice, frozen mask) roll by roll and asking the policy once per roll for
 the whole batch of reachable states (observations built by the engine and the turn encoding).
 
-Prize satisfaction comes only from ``engine.PRIZE_TABLE``; no rule is restated here.
+Prize satisfaction comes only from ``engine.PRIZE_TABLE`` and chance only from the engine's enumeration of a
+roll's outcomes with their probabilities (``engine.enumerate_outcomes``, applied with ``engine.apply_outcome``;
+:func:`roll_outcomes`); no rule and no dice model is restated here.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ __all__ = [
     "any_prize_probability",
     "evaluate_turn_policy_exact",
     "dice_codes",
+    "roll_outcomes",
+    "roll_distribution",
 ]
 
 NUM_CODES = eng.NUM_FACES**eng.NUM_DICE  # ordered four-dice outcomes (engine.dice_code)
@@ -49,6 +53,46 @@ _FREEZE_SUBSETS = np.arange(1, eng.ALL_FROZEN + 1, dtype=np.int64)  # action = F
 def dice_codes(dice: np.ndarray) -> np.ndarray:
     """Engine dice codes (``engine.dice_code``) of a batch of four dice, shape (..., 4) -> (...)."""
     return np.asarray(dice, dtype=np.int64) @ _DIGIT
+
+
+@lru_cache(maxsize=eng.ALL_FROZEN + 1)
+def roll_outcomes(frozen_mask: int) -> tuple[np.ndarray, np.ndarray]:
+    """The engine's chance node of a roll with the dice in ``frozen_mask`` kept (bit i = die i): every outcome
+    (``engine.enumerate_outcomes``) as the dice code after ``engine.apply_outcome`` (kept dice showing face 0, so
+    adding the kept dice's digits gives the full code), with its probability. Read-only arrays, cached."""
+    if not 0 <= frozen_mask <= eng.ALL_FROZEN:
+        raise ValueError(f"frozen_mask must be 0..{eng.ALL_FROZEN}, got {frozen_mask}")
+    state = np.zeros(eng.STATE_SIZE, dtype=np.int32)
+    eng.init_turn_state(state, 0)  # a turn about to roll; every die shows face 0
+    state[eng.FROZEN] = frozen_mask
+    outcomes = np.zeros((NUM_CODES, eng.NUM_DICE), dtype=np.int32)
+    probs = np.zeros(NUM_CODES, dtype=np.float64)
+    count = int(eng.enumerate_outcomes(state, outcomes, probs))
+    if count < 0:
+        raise RuntimeError("the engine does not enumerate this roll's outcomes")
+    codes = np.empty(count, dtype=np.int64)
+    for j in range(count):
+        rolled = state.copy()
+        eng.apply_outcome(rolled, outcomes[j])
+        codes[j] = dice_codes(rolled[eng.DICE : eng.DICE + eng.NUM_DICE])
+    probs = probs[:count].copy()
+    codes.flags.writeable = probs.flags.writeable = False
+    return codes, probs
+
+
+@lru_cache(maxsize=eng.NUM_DICE + 1)
+def roll_distribution(num_dice: int) -> dict[tuple[int, ...], float]:
+    """The engine's chance model of rolling ``num_dice`` dice, by multiset: {sorted faces: probability}, in
+    sorted order (:func:`roll_outcomes` with the other dice kept, the probabilities of equal multisets summed)."""
+    if not 0 <= num_dice <= eng.NUM_DICE:
+        raise ValueError(f"num_dice must be 0..{eng.NUM_DICE}, got {num_dice}")
+    kept = eng.NUM_DICE - num_dice  # dice 0..kept-1 stay; which ones does not matter to a multiset
+    codes, probs = roll_outcomes((1 << kept) - 1)
+    faces = (codes[:, None] // _DIGIT[kept:]) % eng.NUM_FACES
+    parts: dict[tuple[int, ...], list[float]] = {}
+    for row, p in zip(faces.tolist(), probs.tolist(), strict=True):
+        parts.setdefault(tuple(sorted(row)), []).append(p)
+    return {r: math.fsum(parts[r]) for r in sorted(parts)}
 
 
 @dataclass(frozen=True)
@@ -84,17 +128,15 @@ def _tables(variant: int) -> _Tables:
         f_list = [m for m in multisets if len(m) == k]
         n_free = eng.NUM_DICE - k
         d_rows, g_ids, probs, f_cols = [], [], [], []
+        rolls = roll_distribution(n_free)  # the engine's chance: each multiset R of the free dice, P(R)
         for fi, f in enumerate(f_list):
-            for r in itertools.combinations_with_replacement(range(faces), n_free):
+            for r, p in rolls.items():
                 d = tuple(sorted(f + r))
-                ways = math.factorial(n_free)
-                for v in set(r):
-                    ways //= math.factorial(r.count(v))
                 gs = [index[tuple(sorted(f + s))] for s in sub_multisets(r)]  # S = R gives D itself: W = 0
                 gs += [index[d]] * (eng.ALL_FROZEN - len(gs))
                 d_rows.append(full_row[d])
                 g_ids.append(gs)
-                probs.append(ways / faces**n_free)
+                probs.append(p)
                 f_cols.append(fi)
         prob = np.zeros((len(d_rows), len(f_list)))
         prob[np.arange(len(d_rows)), f_cols] = probs
@@ -296,14 +338,19 @@ def any_prize_probability(four_of_a_kind_is_two_pairs: bool = False) -> float:
 
 @lru_cache(maxsize=1)
 def _frozen_keys() -> tuple[np.ndarray, np.ndarray]:
-    """key[mask, code]: the code with the unfrozen dice zeroed; reroll_p[mask]: 6^-(free dice)."""
+    """key[mask, code]: the code with the unfrozen dice zeroed; reroll_p[mask, code]: the engine's probability
+    (:func:`roll_outcomes`) that re-rolling the dice outside ``mask`` shows the free dice of ``code``."""
     codes = np.arange(NUM_CODES)
     digits = (codes[:, None] // _DIGIT) % eng.NUM_FACES  # (1296, 4)
     masks = np.arange(eng.ALL_FROZEN + 1)
     bits = (masks[:, None] >> np.arange(eng.NUM_DICE)) & 1  # (16, 4)
     key = (digits[None] * bits[:, None, :]) @ _DIGIT  # (16, 1296)
-    free = eng.NUM_DICE - bits.sum(axis=1)
-    return key, float(eng.NUM_FACES) ** (-free)
+    reroll_p = np.zeros((eng.ALL_FROZEN + 1, NUM_CODES))
+    for mask in range(eng.ALL_FROZEN + 1):
+        rolled, probs = roll_outcomes(mask)
+        by_free_dice = np.bincount(rolled, weights=probs, minlength=NUM_CODES)
+        reroll_p[mask] = by_free_dice[codes - key[mask]]
+    return key, reroll_p
 
 
 def _policy_fn(policy) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -338,7 +385,7 @@ def evaluate_turn_policy_exact(
     key, reroll_p = _frozen_keys()
     scaled = (v / value_scale).astype(np.float32)
     mass = np.zeros((eng.ALL_FROZEN + 1) * NUM_CODES)
-    mass[:NUM_CODES] = 1.0 / NUM_CODES  # first roll: frozen mask 0, every ordered outcome
+    mass[:NUM_CODES] = reroll_p[0]  # first roll: frozen mask 0, every ordered outcome
     total = 0.0
     for roll in range(1, eng.NUM_DICE + 1):
         idx = np.flatnonzero(mass)
@@ -366,10 +413,10 @@ def evaluate_turn_policy_exact(
         total += float(p[collect] @ v[actions[collect]])
         new_frozen = np.where(collect, 0, frozen | (actions - eng.FREEZE_OFFSET))
         go_on = ~collect & (new_frozen != eng.ALL_FROZEN)
-        # Mass flows to the states that agree on the frozen dice; the free dice are re-rolled uniformly.
+        # Mass flows to the states that agree on the frozen dice; the free dice are re-rolled (engine chance).
         slots = new_frozen[go_on] * NUM_CODES + key[new_frozen[go_on], codes[go_on]]
         agg = np.bincount(slots, weights=p[go_on], minlength=mass.size).astype(np.float64)
         mass = agg[np.repeat(np.arange(eng.ALL_FROZEN + 1), NUM_CODES) * NUM_CODES + key.reshape(-1)]
-        mass *= np.repeat(reroll_p, NUM_CODES)
+        mass *= reroll_p.reshape(-1)
         mass[eng.ALL_FROZEN * NUM_CODES :] = 0.0
     return total

@@ -1,15 +1,17 @@
 """Easy Come, Easy Go agents built on the exact turn solver: exact, myopic, lookahead and a full-game heuristic.
 
-They read either observation layout (told apart by length): the turn task's
-(``envs/easy_come_easy_go/turn_encoding.py``, values in slots 41..49) and the full game's
-(``engine.encode_observation``, prize holders relative to the observer). Each agent turns a row into a
-prize-value vector and plays from (cached) tables for that vector: the exact solution, a depth-limited one,
-or (myopic) the one-re-roll expectations.
+Full game: the planning agents read engine states (``reads_state = True``, ``act_states(states, masks, seats)``:
+the batched engine's ``states``, a PettingZoo env's ``state()``); dice, frozen dice and prize holders come from
+the engine's slots (:func:`decision_positions`), never from observation floats. Turn task
+(``EasyComeEasyGoTurn-v0``): its observation is the input, as for any policy (``turn_encoding.py``: the dice and
+the prize values, which belong to the task, not to any engine state), so ``act_batch`` reads it. Each agent
+turns a position into a prize-value vector and plays from (cached) tables for that vector: the exact solution,
+a depth-limited one, or (myopic) the one-re-roll expectations.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,12 +22,9 @@ from envs.easy_come_easy_go import turn_encoding as te
 from .exact import TurnSolution, dice_codes, kept_multisets, lookahead_turn, reroll_expectations, solve_turn
 
 __all__ = [
-    "DiceView",
-    "GameView",
-    "decode_dice",
-    "decode_turn_values",
-    "decode_game",
-    "observation_kind",
+    "Positions",
+    "decision_positions",
+    "any_prize_not_mine",
     "ExactTurnAgent",
     "MyopicAgent",
     "LookaheadAgent",
@@ -35,59 +34,61 @@ __all__ = [
 _BITS = 1 << np.arange(eng.NUM_DICE)
 
 
-def observation_kind(obs: np.ndarray) -> tuple[str, int]:
-    """("turn", 1) for the turn task, ("game", P) for the P-player full game; ValueError otherwise."""
-    size = np.shape(obs)[-1]
-    if size == te.TURN_OBS_SIZE:
-        return "turn", 1
-    for p in range(2, eng.MAX_PLAYERS + 1):
-        if size == eng.observation_size(p):
-            return "game", p
-    allowed = [te.TURN_OBS_SIZE] + [eng.observation_size(p) for p in range(2, eng.MAX_PLAYERS + 1)]
-    raise ValueError(f"observation length {size} is neither the turn task's nor a full game's (one of {allowed})")
+class Positions(NamedTuple):
+    """B full-game decisions, read from engine states."""
 
-
-@dataclass(frozen=True)
-class DiceView:
     dice: np.ndarray  # (B, 4) faces 0..5
     frozen: np.ndarray  # (B,) bit i = die i frozen
-    roll: np.ndarray  # (B,) 1..4
+    rolls: np.ndarray  # (B,) rolls made this turn, 1..4
+    owners: np.ndarray  # (B, 9) seat holding each prize, engine.CENTRE (-1) if none
+    seats: np.ndarray  # (B,) the seat deciding
 
 
-def decode_dice(obs: np.ndarray) -> DiceView:
-    """Dice, frozen mask and roll number; both layouts put them in the same first 32 slots."""
-    obs = np.atleast_2d(obs)
-    assert te.T_DICE == eng.OBS_DICE and te.T_FROZEN == eng.OBS_FROZEN and te.T_ROLL == eng.OBS_ROLL
-    dice = obs[:, eng.OBS_DICE : eng.OBS_DICE + eng.NUM_DICE * eng.NUM_FACES]
-    dice = dice.reshape(-1, eng.NUM_DICE, eng.NUM_FACES).argmax(axis=-1)
-    frozen = (obs[:, eng.OBS_FROZEN : eng.OBS_FROZEN + eng.NUM_DICE] > 0.5).astype(np.int64) @ _BITS
-    roll = obs[:, eng.OBS_ROLL : eng.OBS_ROLL + eng.NUM_DICE].argmax(axis=-1) + 1
-    return DiceView(dice=dice.astype(np.int64), frozen=frozen, roll=roll)
+def decision_positions(name: str, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> Positions:
+    """The decisions ``seats`` face in engine ``states`` (B, STATE_SIZE), or a ValueError naming agent ``name``
+    (wrong shapes, or a state that is not that seat's decision)."""
+    states = np.atleast_2d(np.asarray(states))
+    masks = np.atleast_2d(np.asarray(action_masks))
+    seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), states.shape[:1])
+    if states.shape[1:] != (eng.STATE_SIZE,) or masks.shape != (states.shape[0], eng.NUM_ACTIONS):
+        raise ValueError(f"{name}: need engine states (B, {eng.STATE_SIZE}) and masks (B, {eng.NUM_ACTIONS}); got "
+                         f"{states.shape}, {masks.shape}")  # fmt: skip
+    off = np.flatnonzero((states[:, eng.PHASE] != eng.PHASE_DECIDE) | (states[:, eng.CURRENT] != seats))
+    if off.size:
+        b = int(off[0])
+        raise ValueError(f"{name}: state {b} is not a decision of seat {seats[b]} (phase {states[b, eng.PHASE]}, "
+                         f"player_{states[b, eng.CURRENT]} to move)")  # fmt: skip
+    return Positions(
+        dice=states[:, eng.DICE : eng.DICE + eng.NUM_DICE].astype(np.int64),
+        frozen=states[:, eng.FROZEN].astype(np.int64),
+        rolls=states[:, eng.ROLLS].astype(np.int64),
+        owners=states[:, eng.OWNER : eng.OWNER + eng.NUM_PRIZES].astype(np.int64),
+        seats=seats,
+    )
 
 
-def decode_turn_values(obs: np.ndarray) -> np.ndarray:
-    """(B, 9) prize values of the turn task as shown (divided by the task's value_scale)."""
-    obs = np.atleast_2d(obs)
-    return obs[:, te.T_VALUES : te.T_VALUES + eng.NUM_PRIZES].astype(np.float64)
+def any_prize_not_mine(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(B, 9) the plain valuation: every prize the deciding seat does not hold is worth 1."""
+    owners = np.atleast_2d(states)[:, eng.OWNER : eng.OWNER + eng.NUM_PRIZES]
+    return (owners != np.asarray(seats).reshape(-1, 1)).astype(np.float64)
 
 
-@dataclass(frozen=True)
-class GameView:
-    num_players: int
-    owners: np.ndarray  # (B, 9): -1 centre, 0 me, k = k seats after me
-    held: np.ndarray  # (B, P): prizes held, index 0 = me, k = k seats after me
-
-
-def decode_game(obs: np.ndarray) -> GameView:
-    """Prize holders and prize counts relative to the observer, from a full-game observation."""
-    obs = np.atleast_2d(obs)
-    kind, n = observation_kind(obs)
-    if kind != "game":
-        raise ValueError("decode_game needs a full-game observation, got a turn-task one")
-    blocks = obs[:, eng.OBS_OWNERS : eng.OBS_OWNERS + eng.NUM_PRIZES * (n + 1)].reshape(-1, eng.NUM_PRIZES, n + 1)
-    owners = blocks.argmax(axis=-1) - 1
-    held = (owners[:, :, None] == np.arange(n)).sum(axis=1)
-    return GameView(num_players=n, owners=owners, held=held)
+def _turn_view(name: str, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Dice (B, 4), frozen masks (B,), shown prize values (B, 9) and masks of turn-task observations (B, 86)."""
+    obs = np.atleast_2d(np.asarray(observations))
+    masks = np.atleast_2d(np.asarray(action_masks))
+    if obs.shape[1] != te.TURN_OBS_SIZE:
+        raise ValueError(
+            f"{name}: act_batch reads turn-task observations ({te.TURN_OBS_SIZE} floats), got length {obs.shape[1]}; "
+            "in the full game it plans on the engine state: act_states(states, masks, seats), or "
+            "act(obs, mask, state=env.state(), seat=)"
+        )
+    if masks.shape != (obs.shape[0], eng.NUM_ACTIONS):
+        raise ValueError(f"{name}: need obs (B, D) and masks (B, {eng.NUM_ACTIONS}); got {obs.shape}, {masks.shape}")
+    dice = obs[:, te.T_DICE : te.T_DICE + eng.NUM_DICE * eng.NUM_FACES].reshape(-1, eng.NUM_DICE, eng.NUM_FACES)
+    frozen = (obs[:, te.T_FROZEN : te.T_FROZEN + eng.NUM_DICE] > 0.5).astype(np.int64) @ _BITS
+    values = obs[:, te.T_VALUES : te.T_VALUES + eng.NUM_PRIZES].astype(np.float64)  # value_scale cancels out
+    return dice.argmax(axis=-1).astype(np.int64), frozen, values, masks
 
 
 def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,28 +103,62 @@ def unique_rows(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
-def _batch(name: str, observations: np.ndarray, action_masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Observations (B, D) and masks (B, 24) as 2-D arrays, or a ValueError naming the agent and the shapes."""
-    obs = np.atleast_2d(np.asarray(observations))
-    masks = np.atleast_2d(np.asarray(action_masks))
-    if obs.shape[0] != masks.shape[0] or masks.shape[1] != eng.NUM_ACTIONS:
-        raise ValueError(f"{name}: need obs (B, D) and masks (B, {eng.NUM_ACTIONS}); got {obs.shape}, {masks.shape}")
-    return obs, masks
+class _EcegAgent(Agent):
+    """What every agent here shares: ``act_batch`` on turn-task observations; a planner of the full game
+    (``reads_state``) plays it with ``act_states``, whose values come from :meth:`game_values`."""
+
+    reads_state = True
+    plays = "both"  # "turn", "game" or "both"
+
+    def __init__(self, four_of_a_kind_is_two_pairs: bool = False) -> None:
+        self.variant = bool(four_of_a_kind_is_two_pairs)
+
+    def _play(self, values: np.ndarray, dice: np.ndarray, frozen: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def game_values(self, states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """(B, 9) the prize values a full-game decision chases: 1 for every prize the seat does not hold."""
+        return any_prize_not_mine(states, seats)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        if self.plays == "game":
+            raise ValueError(f"{self.name} plays the full game from engine states (act_states, or act(obs, mask, "
+                             "state=env.state(), seat=)); use ExactTurnAgent for the turn task")  # fmt: skip
+        if self.plays == "turn" and np.shape(observations)[-1] != te.TURN_OBS_SIZE:
+            raise ValueError(f"{self.name} plays the turn task (observations of {te.TURN_OBS_SIZE} floats), got length "
+                             f"{np.shape(observations)[-1]}; use FullGameHeuristicAgent for the full game, or "
+                             "agents.easy_come_easy_go.in_game.TurnPolicyInGame")  # fmt: skip
+        dice, frozen, values, masks = _turn_view(self.name, observations, action_masks)
+        return self._play(values, dice, frozen, masks)
+
+    def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        if self.plays == "turn":
+            raise ValueError(f"{self.name} plays the turn task; use FullGameHeuristicAgent for the full game, or "
+                             "agents.easy_come_easy_go.in_game.TurnPolicyInGame")  # fmt: skip
+        pos = decision_positions(self.name, states, action_masks, seats)
+        masks = np.atleast_2d(np.asarray(action_masks))
+        return self._play(self.game_values(np.atleast_2d(states), pos.seats), pos.dice, pos.frozen, masks)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, state: np.ndarray | None = None,
+            seat: int | None = None) -> int:  # fmt: skip
+        """One action: from ``state`` and ``seat`` in the full game, from the observation on the turn task."""
+        if state is None and self.plays != "game" and np.shape(observation)[-1] == te.TURN_OBS_SIZE:
+            if not np.asarray(action_mask).any():
+                raise ValueError(f"{self.name}: the action mask is empty; there is no legal action to choose")
+            return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+        return super().act(observation, action_mask, state, seat)
 
 
-class _SolverAgent(Agent):
+class _SolverAgent(_EcegAgent):
     """Plays, row by row, the best action of a cached solution for the row's value vector."""
 
     prefer_fewer_frozen = False
 
     def __init__(self, four_of_a_kind_is_two_pairs: bool = False) -> None:
-        self.variant = bool(four_of_a_kind_is_two_pairs)
+        super().__init__(four_of_a_kind_is_two_pairs)
         self._cache: dict[bytes, TurnSolution] = {}
 
     def _solve(self, values: np.ndarray) -> TurnSolution:
-        raise NotImplementedError
-
-    def _values(self, obs: np.ndarray) -> np.ndarray:
         raise NotImplementedError
 
     def solution(self, values: np.ndarray) -> TurnSolution:
@@ -135,21 +170,17 @@ class _SolverAgent(Agent):
             sol = self._cache[key] = self._solve(np.asarray(values, dtype=np.float64))
         return sol
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs, masks = _batch(self.name, observations, action_masks)
-        values = self._values(obs)  # checks the observation layout first
-        view = decode_dice(obs)
-        if obs.shape[0] == 0:
+    def _play(self, values: np.ndarray, dice: np.ndarray, frozen: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if values.shape[0] == 0:
             return np.empty(0, dtype=np.int64)
         if np.all(values == values[:1]):  # common case (exact evaluation, fixed-value tasks): one solution
-            return self.solution(values[0]).best_action(view.dice, view.frozen, masks, self.prefer_fewer_frozen)
-        out = np.empty(obs.shape[0], dtype=np.int64)
+            return self.solution(values[0]).best_action(dice, frozen, masks, self.prefer_fewer_frozen)
+        out = np.empty(values.shape[0], dtype=np.int64)
         uniq, inverse = unique_rows(values)
         for u in range(uniq.shape[0]):
             rows = np.flatnonzero(inverse == u)
-            out[rows] = self.solution(uniq[u]).best_action(
-                view.dice[rows], view.frozen[rows], masks[rows], self.prefer_fewer_frozen
-            )
+            out[rows] = self.solution(uniq[u]).best_action(dice[rows], frozen[rows], masks[rows],
+                                                           self.prefer_fewer_frozen)  # fmt: skip
         return out
 
 
@@ -157,23 +188,11 @@ class ExactTurnAgent(_SolverAgent):
     """Optimal play of the turn task: the exact solver for the values shown in the observation."""
 
     name = "exact"
+    reads_state = False
+    plays = "turn"
 
     def _solve(self, values: np.ndarray) -> TurnSolution:
         return solve_turn(values, self.variant)
-
-    def _values(self, obs: np.ndarray) -> np.ndarray:
-        kind, _ = observation_kind(obs)
-        if kind != "turn":
-            raise ValueError("ExactTurnAgent plays the turn task; use FullGameHeuristicAgent for the full game")
-        return decode_turn_values(obs)  # value_scale cancels out of every argmax
-
-
-def _game_or_turn_values(obs: np.ndarray) -> np.ndarray:
-    """Turn task: the values shown. Full game: 1 for every prize the mover may collect (one it does not hold)."""
-    kind, _ = observation_kind(obs)
-    if kind == "turn":
-        return decode_turn_values(obs)
-    return (decode_game(obs).owners != 0).astype(np.float64)
 
 
 class LookaheadAgent(_SolverAgent):
@@ -181,7 +200,7 @@ class LookaheadAgent(_SolverAgent):
 
     ``horizon`` = 1 weighs collecting now against the expected best collectable value after ONE re-roll over
     every freeze subset (about 90% of optimal with all values 1); 3 = optimal. Ties go to collecting, then to
-    freezing fewer dice. Reads both observation layouts like :class:`MyopicAgent`.
+    freezing fewer dice. Values as for :class:`MyopicAgent`.
     """
 
     name = "lookahead"
@@ -196,23 +215,20 @@ class LookaheadAgent(_SolverAgent):
     def _solve(self, values: np.ndarray) -> TurnSolution:
         return lookahead_turn(values, self.horizon, self.variant)
 
-    def _values(self, obs: np.ndarray) -> np.ndarray:
-        return _game_or_turn_values(obs)
-
 
 _SINGLE = 1 << np.arange(eng.NUM_DICE)  # freeze masks of one die; action = FREEZE_OFFSET + mask
 _SUBSETS = np.arange(1, eng.ALL_FROZEN + 1)
 
 
-class MyopicAgent(Agent):
+class MyopicAgent(_EcegAgent):
     """The issue's myopic rule: collect, or freeze the single die that maximises the next roll's expected prize.
 
     If the mask allows collecting a prize worth > 0, collect the most valuable one (ties: lowest prize id).
     Otherwise freeze exactly one not-yet-frozen die: the one whose freezing maximises the expected best
     collectable value after re-rolling the other unfrozen dice once (ties within 1e-12: lowest die index);
     with one die left, freezing it is the only such move. Values: the turn task's shown values; in the full
-    game, 1 for every prize the mover does not hold. Only under a restricted mask that forbids every
-    single-die freeze: the legal freeze of best expected value, or if none, the most valuable legal prize.
+    game (engine states), 1 for every prize the mover does not hold. Only under a restricted mask that forbids
+    every single-die freeze: the legal freeze of best expected value, or if none, the most valuable legal prize.
 
     Batched: per value vector one (210,) table of re-roll expectations (cached), then array lookups.
     """
@@ -220,7 +236,7 @@ class MyopicAgent(Agent):
     name = "myopic"
 
     def __init__(self, four_of_a_kind_is_two_pairs: bool = False) -> None:
-        self.variant = bool(four_of_a_kind_is_two_pairs)
+        super().__init__(four_of_a_kind_is_two_pairs)
         self._cache: dict[bytes, np.ndarray] = {}
 
     def expectations(self, values: np.ndarray) -> np.ndarray:
@@ -236,17 +252,14 @@ class MyopicAgent(Agent):
                 self._cache[keys[i]] = table
         return np.stack([self._cache[k] for k in keys])
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs, masks = _batch(self.name, observations, action_masks)
-        values = _game_or_turn_values(obs)  # checks the observation layout first
-        n = obs.shape[0]
+    def _play(self, values: np.ndarray, dice: np.ndarray, frozen: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        n = values.shape[0]
         if n == 0:
             return np.empty(0, dtype=np.int64)
         legal = masks != 0
         if not legal.any(axis=1).all():
             raise ValueError(f"{self.name}: row {int(np.flatnonzero(~legal.any(axis=1))[0])} has no legal action")
-        view = decode_dice(obs)
-        codes = dice_codes(view.dice)
+        codes = dice_codes(dice)
         if np.all(values == values[:1]):  # common case (exact evaluation, fixed-value tasks): one table
             table, row_of = self.expectations(values[:1]), np.zeros(n, dtype=np.int64)
         else:
@@ -256,7 +269,7 @@ class MyopicAgent(Agent):
         collect = prize_value.max(axis=1) > 0
 
         single_legal = legal[:, eng.FREEZE_OFFSET + _SINGLE]  # (B, 4)
-        single_ev = table[row_of[:, None], kept_multisets(view.frozen[:, None] | _SINGLE, codes[:, None])]
+        single_ev = table[row_of[:, None], kept_multisets(frozen[:, None] | _SINGLE, codes[:, None])]
         out = np.where(
             collect, np.argmax(prize_value, axis=1), eng.FREEZE_OFFSET + _SINGLE[_pick(single_ev, single_legal)]
         )
@@ -264,7 +277,7 @@ class MyopicAgent(Agent):
         odd = ~collect & ~single_legal.any(axis=1)  # restricted mask: no single-die freeze allowed
         if odd.any():
             sub_legal = legal[odd][:, eng.FREEZE_OFFSET + _SUBSETS]
-            sub_ev = table[row_of[odd, None], kept_multisets(view.frozen[odd, None] | _SUBSETS, codes[odd, None])]
+            sub_ev = table[row_of[odd, None], kept_multisets(frozen[odd, None] | _SUBSETS, codes[odd, None])]
             out[odd] = np.where(
                 sub_legal.any(axis=1),
                 eng.FREEZE_OFFSET + _SUBSETS[_pick(sub_ev, sub_legal)],
@@ -290,6 +303,7 @@ class FullGameHeuristicAgent(_SolverAgent):
     """
 
     name = "heuristic"
+    plays = "game"
 
     def __init__(
         self,
@@ -308,18 +322,17 @@ class FullGameHeuristicAgent(_SolverAgent):
     def _solve(self, values: np.ndarray) -> TurnSolution:
         return solve_turn(values, self.variant)
 
-    def position_values(self, view: GameView) -> np.ndarray:
-        """(B, 9) the value vector each observer chases."""
-        owners, held = view.owners, view.held
+    def position_values(self, states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """(B, 9) the value vector each deciding seat chases, from the prize holders in engine ``states``."""
+        owners = np.atleast_2d(states)[:, eng.OWNER : eng.OWNER + eng.NUM_PRIZES].astype(np.int64)
+        mine = owners == np.asarray(seats, dtype=np.int64).reshape(-1, 1)
+        held = (owners[:, :, None] == np.arange(eng.MAX_PLAYERS)).sum(axis=1)  # (B, seats): prizes per seat
         holder_count = np.where(owners >= 0, np.take_along_axis(held, np.maximum(owners, 0), axis=1), 0)
-        values = self.base + self.steal_bonus[np.minimum(holder_count, eng.PRIZES_TO_WIN)] * (owners > 0)
-        winning = (owners > 0) & (holder_count >= eng.PRIZES_TO_WIN)
+        theirs = (owners >= 0) & ~mine
+        values = self.base + self.steal_bonus[np.minimum(holder_count, eng.PRIZES_TO_WIN)] * theirs
+        winning = theirs & (holder_count >= eng.PRIZES_TO_WIN)
         must_steal = winning.any(axis=1, keepdims=True)
         values = np.where(must_steal & ~winning, 0.0, values)
-        return np.where(owners == 0, 0.0, values)
+        return np.where(mine, 0.0, values)
 
-    def _values(self, obs: np.ndarray) -> np.ndarray:
-        kind, _ = observation_kind(obs)
-        if kind != "game":
-            raise ValueError("FullGameHeuristicAgent plays the full game; use ExactTurnAgent for the turn task")
-        return self.position_values(decode_game(obs))
+    game_values = position_values

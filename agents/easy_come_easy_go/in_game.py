@@ -2,7 +2,10 @@
 
 A policy trained (or solved) on the value-conditioned turn task is exactly a full-game player once
 someone says what each prize is worth right now; the position valuation of the full-game heuristic
-does that. The full-game mask still applies (a prize the mover holds stays uncollectable).
+does that. The adapter plans on the engine state (``reads_state``): the dice, frozen dice, roll and prize
+holders come from the engine's slots, the turn-task observation is built by the turn encoding, and the
+wrapped policy sees only that (observation, mask), as it did in training. The full-game mask still applies
+(a prize the mover holds stays uncollectable).
 """
 
 from __future__ import annotations
@@ -15,20 +18,23 @@ from agents.base import Agent
 from envs.easy_come_easy_go import engine as eng
 from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_positions
 
-from .heuristics import FullGameHeuristicAgent, GameView, decode_dice, decode_game
+from .heuristics import FullGameHeuristicAgent, any_prize_not_mine, decision_positions
 
 __all__ = ["TurnPolicyInGame", "any_prize_not_mine"]
 
 
 class TurnPolicyInGame(Agent):
+    reads_state = True
+
     def __init__(
         self,
         turn_agent: Agent,
-        valuation: Callable[[GameView], np.ndarray] | None = None,
+        valuation: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
         value_scale: float = 3.0,
         four_of_a_kind_is_two_pairs: bool = False,
     ) -> None:
-        """``value_scale``: the turn task's scale the policy was trained with (3 for values in {0..3})."""
+        """``valuation(states, seats) -> (B, 9)`` prices the prizes (default: the full-game heuristic's position
+        values); ``value_scale``: the turn task's scale the policy was trained with (3 for values in {0..3})."""
         if not value_scale > 0:
             raise ValueError(f"value_scale must be > 0, got {value_scale}")
         self.turn_agent = turn_agent
@@ -41,16 +47,16 @@ class TurnPolicyInGame(Agent):
         self.turn_agent.reset(seed)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(np.asarray(observations))
+        raise ValueError(f"{self.name} plans on the engine state: call act_states(states, masks, seats), or "
+                         "act(obs, mask, state=env.state(), seat=)")  # fmt: skip
+
+    def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        pos = decision_positions(self.name, states, action_masks, seats)
         masks = np.atleast_2d(np.asarray(action_masks))
-        view = decode_dice(obs)
-        values = np.clip(self.valuation(decode_game(obs)) / self.value_scale, 0.0, 1.0).astype(np.float32)
-        turn_obs = np.empty((obs.shape[0], TURN_OBS_SIZE), dtype=np.float32)
-        turn_masks = np.empty((obs.shape[0], eng.NUM_ACTIONS), dtype=np.int8)
-        encode_turn_positions(view.dice, view.frozen, view.roll, values, self.variant, turn_obs, turn_masks)
+        values = np.clip(self.valuation(np.atleast_2d(states), pos.seats) / self.value_scale, 0.0, 1.0)
+        n = masks.shape[0]
+        turn_obs = np.empty((n, TURN_OBS_SIZE), dtype=np.float32)
+        turn_masks = np.empty((n, eng.NUM_ACTIONS), dtype=np.int8)
+        encode_turn_positions(pos.dice, pos.frozen, pos.rolls, values.astype(np.float32), self.variant, turn_obs,
+                              turn_masks)  # fmt: skip
         return self.turn_agent.act_batch(turn_obs, (turn_masks != 0) & (masks != 0))
-
-
-def any_prize_not_mine(view: GameView) -> np.ndarray:
-    """The plain valuation: every prize the mover does not hold is worth 1."""
-    return (view.owners != 0).astype(np.float64)

@@ -1,12 +1,5 @@
-"""Extra! agents: greedy, planner and one-throw expectimax, all batched over observations and masks."""
+"""Extra! agents: greedy, planner and one-throw expectimax, planning on engine states (``act_states``)."""
 
-from .heuristics import (
-    ExpectimaxAgent,
-    GreedyAgent,
-    PlannerAgent,
-    SheetView,
-    decode_sheet,
-    num_players_of,
-)
+from .heuristics import ExpectimaxAgent, GreedyAgent, PlannerAgent
 
-__all__ = ["ExpectimaxAgent", "GreedyAgent", "PlannerAgent", "SheetView", "decode_sheet", "num_players_of"]
+__all__ = ["ExpectimaxAgent", "GreedyAgent", "PlannerAgent"]

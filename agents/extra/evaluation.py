@@ -1,18 +1,34 @@
-"""Scoring Extra! agents with the batched engine: solitaire mean scores, and win rates in mixed tables."""
+"""Scoring Extra! agents with the one evaluation loop (``agents.play``): solitaire mean scores, and win rates in
+mixed tables."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from agents.base import Agent
-from agents.slots import GameSlots
+from agents.play import play_games
 from agents.stats import mean_ci, table_win_shares
+from envs.extra import engine as E
 
 __all__ = ["play_extra", "solitaire_scores", "mixed_table_win_rates"]
+
+
+@njit(cache=True)
+def _scores(states, out):
+    for k in range(states.shape[0]):
+        for s in range(out.shape[1]):
+            out[k, s] = E.score(states[k], s)
+
+
+def final_scores(states: np.ndarray, num_players: int) -> np.ndarray:
+    """(k, P) scores of k engine states (the engine's ``score``)."""
+    out = np.zeros((states.shape[0], num_players), dtype=np.int64)
+    _scores(np.ascontiguousarray(states, dtype=np.int32), out)
+    return out
 
 
 def play_extra(
@@ -24,35 +40,12 @@ def play_extra(
 ) -> dict[str, np.ndarray | float]:
     """Play ``len(seat_agents)`` games; ``seat_agents[g, s]`` = index into ``pool`` of game g's seat s.
 
-    Games run ``batch_size`` at a time; each agent acts once per step on all (game, seat) rows it owns that
-    must decide. Returns final scores (G, P) and the wall time.
+    ``agents.play.play_games``: games run ``batch_size`` at a time; each agent acts once per step on all
+    (game, seat) rows it owns that must decide. Returns final scores (G, P) and the wall time.
     """
-    from envs.extra.batched import BatchedExtra
-
-    seat_agents = np.asarray(seat_agents, dtype=np.int64)
-    num_games, num_players = seat_agents.shape
-    batch = min(batch_size, num_games)
-    engine = BatchedExtra(batch, config=dict(config or {}) | {"num_players": num_players}, seed=seed)
-    for i, agent in enumerate(pool):
-        agent.reset(seed=seed + 1000 * (i + 1))
-    obs, masks, _ = engine.reset(seed=seed)
-    slots = GameSlots(num_games, batch)
-    scores = np.zeros((num_games, num_players), dtype=np.int64)
-    started = time.perf_counter()
-    while not slots.finished:
-        actions = np.full((batch, num_players), -1, dtype=np.int64)
-        owners = slots.seatings(seat_agents)  # (batch, P); spare slots idle harmlessly
-        acting = masks.any(axis=-1)
-        for i, agent in enumerate(pool):
-            rows, seats = np.nonzero((owners == i) & acting)
-            if rows.size:
-                actions[rows, seats] = agent.act_batch(obs[rows, seats], masks[rows, seats])
-        obs, masks, _, _, _, info = engine.step(actions)
-        for slot, final in zip(info["ended"], info["final_scores"], strict=True):
-            game = slots.end(slot)
-            if game >= 0:
-                scores[game] = final
-    return {"scores": scores, "seconds": time.perf_counter() - started}
+    game = {key: value for key, value in (config or {}).items() if key != "num_players"}  # the seatings say
+    result = play_games("extra", seat_agents, pool, game, seed, batch_size)
+    return {"scores": final_scores(result["final_states"], np.shape(seat_agents)[1]), "seconds": result["seconds"]}
 
 
 def solitaire_scores(

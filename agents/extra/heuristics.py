@@ -1,8 +1,10 @@
 """Extra! agents: greedy, a planning heuristic, and a one-throw expectimax.
 
-All three read the player's own sheet from the observation (solitaire or full game: the observer's block comes
-first in both), rebuild a one-player engine state from it and score each legal action's *afterstate*, which
-the engine itself computes (``apply_action`` on a scratch copy): no rule is re-implemented here.
+All three are planning agents (``reads_state = True``): they read the engine state and the seat they decide for
+(``act_states``; the sheet layout and the children rule are in the state), copy that seat's sheet into a
+one-player scratch state and score each legal action's *afterstate*, which the engine itself computes
+(``apply_action`` on the scratch copy): no rule is re-implemented here. The other seats' sheets and any choices
+they have already recorded on this throw are not read (the decisions are simultaneous).
 
 - ``GreedyAgent``: the afterstate's sheet score (``engine.score``: a row in the minus zone is -200 at once).
 - ``PlannerAgent``: the afterstate's *planning value* ``V`` (below); an action that finishes the game is
@@ -22,24 +24,14 @@ Planning value ``V`` of a sheet (weights in ``PlannerAgent.DEFAULTS``):
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
 from agents.base import Agent
-from envs.common.config import validate_config
 from envs.extra import engine as E
-from envs.extra.config import ExtraConfig, ExtraSheet
+from envs.extra.config import ExtraConfig
 
-__all__ = [
-    "ExpectimaxAgent",
-    "GreedyAgent",
-    "PlannerAgent",
-    "SheetView",
-    "decode_sheet",
-    "num_players_of",
-]
+__all__ = ["ExpectimaxAgent", "GreedyAgent", "PlannerAgent"]
 
 KIND_GREEDY = 0
 KIND_PLANNER = 1
@@ -60,60 +52,35 @@ def _throws() -> tuple[np.ndarray, np.ndarray]:
 THROWS, THROW_PROBS = _throws()
 
 
-def num_players_of(obs: np.ndarray) -> int:
-    """Players of the game an observation (B, D) comes from (1 = solitaire); ValueError if D fits none."""
-    size = np.shape(obs)[-1]
-    for p in range(1, E.MAX_PLAYERS + 1):
-        if size == E.observation_size(p):
-            return p
-    allowed = [E.observation_size(p) for p in range(1, E.MAX_PLAYERS + 1)]
-    raise ValueError(f"observation length {size} is not an Extra! observation (one of {allowed} for 1..6 players)")
-
-
-class SheetView:
-    """The observer's own sheet decoded from observations (B rows)."""
-
-    def __init__(self, obs: np.ndarray, sheet: ExtraSheet) -> None:
-        obs = np.atleast_2d(np.asarray(obs, dtype=np.float64))
-        num_players_of(obs)
-        o = E.OBS_PLAYERS
-        dice_hot = obs[:, E.OBS_DICE : E.OBS_DICE + E.NUM_DICE * E.NUM_FACES].reshape(-1, E.NUM_DICE, E.NUM_FACES)
-        boxes = np.asarray(sheet.minus_boxes) + 1 + E.NUM_FACTORS
-        self.dice = np.where(dice_hot.max(-1) > 0.5, dice_hot.argmax(-1) + 1, 0)  # pips, 0 = no throw shown
-        self.rows = np.rint(obs[:, o + E.PO_ROW_CHECKS : o + E.PO_ROW_CHECKS + E.NUM_ROWS] * boxes).astype(np.int64)
-        numbers = obs[:, o + E.PO_EXTRA_NUMBER : o + E.PO_EXTRA_NUMBER + 7 * E.NUM_COLUMNS].reshape(-1, 3, 7)
-        self.numbers = numbers.argmax(-1)
-        lengths = np.asarray(sheet.extra_columns)
-        self.checks = np.rint(obs[:, o + E.PO_EXTRA_CHECKS : o + E.PO_EXTRA_CHECKS + 3] * lengths).astype(np.int64)
-        self.round = np.rint(obs[:, E.OBS_ROUND] * 100).astype(np.int64)
-        self.to_act = obs[:, E.OBS_TO_ACT] > 0.5
-
-
-def decode_sheet(obs: np.ndarray, sheet: ExtraSheet | dict[str, Any] | None = None) -> SheetView:
-    """Dice (pips), row checks, EXTRA numbers and column checks of the observer, for a given sheet layout."""
-    return SheetView(obs, validate_config(ExtraSheet, sheet))
-
-
-# --- numba: rebuild a state, value sheets, choose ------------------------------------------------------
+# --- numba: a seat's sheet on its own, value sheets, choose ----------------------------------------------
 
 
 MAX_CHECKS = 31  # table width: more than any row (12 + 6) or column (30) can hold
+# The state slots holding the sheet layout (penalty; minus boxes, points, EXTRA column lengths): the tables' key.
+SHEET_SLOTS = np.array([E.PENALTY, *range(E.MINUS, E.COLUMN_LENGTH + E.NUM_COLUMNS)], dtype=np.int64)
 
 
-def planning_tables(sheet: ExtraSheet, params: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``V`` as lookup tables: row part (11, 31) by checks, column part (3, 31) by checks, number bonus (7,)."""
-    alpha, extra_weight, rare_bonus = (float(x) for x in params)
+def planning_tables(sheet: tuple[int, ...], params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``V`` of the sheet ``state[SHEET_SLOTS]`` as lookup tables: row part (11, 31) and column part (3, 31), by
+    checks (the EXTRA number bonus is the same for every sheet)."""
+    alpha, extra_weight = float(params[0]), float(params[1])
+    penalty, minus, points = sheet[0], sheet[1 : 1 + E.NUM_ROWS], sheet[1 + E.NUM_ROWS : 1 + 2 * E.NUM_ROWS]
     rows = np.zeros((E.NUM_ROWS, MAX_CHECKS))
-    for r, (m, pts) in enumerate(zip(sheet.minus_boxes, sheet.points, strict=True)):
+    for r, (m, pts) in enumerate(zip(minus, points, strict=True)):
         for c in range(1, m + 1 + E.NUM_FACTORS + 1):
-            rows[r, c] = pts * (c - m - 1) if c > m else -sheet.penalty * ((m + 1 - c) / (m + 1)) ** alpha
+            rows[r, c] = pts * (c - m - 1) if c > m else -penalty * ((m + 1 - c) / (m + 1)) ** alpha
     cols = np.zeros((E.NUM_COLUMNS, MAX_CHECKS))
-    for j, length in enumerate(sheet.extra_columns):
+    for j, length in enumerate(sheet[1 + 2 * E.NUM_ROWS :]):
         for c in range(length + 1):
             cols[j, c] = -extra_weight * c / (length - c + 1)
+    return rows, cols
+
+
+def number_bonus(params: np.ndarray) -> np.ndarray:
+    """``V``'s bonus by EXTRA number (7,): ``rare_bonus`` for a 1 or a 6."""
     numbers = np.zeros(7)
-    numbers[[1, 6]] = rare_bonus
-    return rows, cols, numbers
+    numbers[[1, 6]] = float(params[2])
+    return numbers
 
 
 @njit(cache=True, inline="always")
@@ -209,34 +176,34 @@ def _best_next(state, rows, cols, numbers, throws, probs, mask, keys, saved) -> 
     return expected
 
 
+@njit(cache=True, inline="always")
+def _seat_alone(source: np.ndarray, seat: int, state: np.ndarray) -> None:
+    """``state`` = ``seat``'s position in ``source`` as a one-player game: the header (sheet layout, children rule,
+    throw, round, phase) and the seat's sheet in seat 0, undecided; so ``apply_action(state, 0, a)`` resolves the
+    seat's choice at once, whatever the other seats do."""
+    state[:] = 0
+    for i in range(E.PLAYERS):
+        state[i] = source[i]
+    state[E.NUM_PLAYERS] = 1
+    base = E.PLAYERS + seat * E.PLAYER_SIZE
+    for i in range(E.PLAYER_SIZE):
+        state[E.PLAYERS + i] = source[base + i]
+    state[E.PLAYERS + E.P_PENDING] = -1
+
+
 @njit(cache=True)
-def _choose(obs, masks, children, penalty, minus, points, columns, kind, rows, cols, numbers, throws, probs, out):
-    """Best legal action of every row (first of equal values) for the agent ``kind``."""
+def _choose(states, masks, seats, sheet_of, kind, rows, cols, numbers, throws, probs, out):
+    """Best legal action of every row (first of equal values) for the agent ``kind``; row b's sheet values are
+    ``rows[sheet_of[b]]``, ``cols[sheet_of[b]]``."""
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
     mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
     keys = np.zeros(E.NUM_ACTIONS, dtype=np.int64)
     inner_keys = np.zeros(E.NUM_ACTIONS, dtype=np.int64)
     saved = np.zeros((3, _SAVED_SEAT + E.PLAYER_SIZE), dtype=np.int32)
-    o = E.OBS_PLAYERS
-    for b in range(obs.shape[0]):
-        E.start_game(state, 1, children, penalty, minus, points, columns)
-        base = E.PLAYERS
-        for r in range(E.NUM_ROWS):
-            boxes = minus[r] + 1 + E.NUM_FACTORS
-            state[base + E.P_ROWS + r] = int(round(obs[b, o + E.PO_ROW_CHECKS + r] * boxes))
-        for j in range(E.NUM_COLUMNS):
-            number = 0
-            for v in range(1, 7):
-                if obs[b, o + E.PO_EXTRA_NUMBER + 7 * j + v] > 0.5:
-                    number = v
-            state[base + E.P_NUMBER + j] = number
-            state[base + E.P_CHECKS + j] = int(round(obs[b, o + E.PO_EXTRA_CHECKS + j] * columns[j]))
-        for i in range(E.NUM_DICE):
-            for f in range(E.NUM_FACES):
-                if obs[b, E.OBS_DICE + E.NUM_FACES * i + f] > 0.5:
-                    state[E.DICE + i] = f + 1
-        state[E.ROUND] = int(round(obs[b, E.OBS_ROUND] * 100))
-        state[E.PHASE] = E.PHASE_DECIDE
+    for b in range(states.shape[0]):
+        _seat_alone(states[b], seats[b], state)
+        row_values = rows[sheet_of[b]]
+        col_values = cols[sheet_of[b]]
         _save(state, saved[2])
         best = -1e18
         chosen = -1
@@ -251,9 +218,9 @@ def _choose(obs, masks, children, penalty, minus, points, columns, kind, rows, c
             n_keys += 1
             E.apply_action(state, 0, a)
             if kind == KIND_EXPECTIMAX and state[E.PHASE] != E.PHASE_OVER:
-                value = _best_next(state, rows, cols, numbers, throws, probs, mask, inner_keys, saved)
+                value = _best_next(state, row_values, col_values, numbers, throws, probs, mask, inner_keys, saved)
             else:
-                value = _leaf(state, kind, rows, cols, numbers)
+                value = _leaf(state, kind, row_values, col_values, numbers)
             if value > best:
                 best = value
                 chosen = a
@@ -262,54 +229,73 @@ def _choose(obs, masks, children, penalty, minus, points, columns, kind, rows, c
 
 
 class _SheetAgent(Agent):
-    """Shared plumbing: observation checks, the sheet layout, the compiled chooser."""
+    """Shared plumbing: input checks, the planning tables of each sheet layout met, the compiled chooser."""
 
+    reads_state = True
     kind = KIND_GREEDY
     DEFAULTS: tuple[float, ...] = (1.0, 0.0, 0.0)
 
-    def __init__(
-        self,
-        sheet: ExtraSheet | dict[str, Any] | None = None,
-        children: bool = False,
-        params: tuple[float, ...] | None = None,
-        shaping: bool = False,
-    ) -> None:
-        """``shaping`` (a reward knob of the solitaire task's config) changes nothing here; it is accepted so an
-        agent can be built from a task config as is (``GreedyAgent(**task_config)``)."""
-        self.sheet = validate_config(ExtraSheet, sheet)
-        self.children = bool(children)
+    def __init__(self, params: tuple[float, ...] | None = None) -> None:
+        """``params``: the planning value's weights (alpha, extra_weight, rare_bonus; the planner's and
+        expectimax's ``DEFAULTS``). The sheet layout and the children rule are read from each state."""
         self.params = np.asarray(self.DEFAULTS if params is None else params, dtype=np.float64)
         if self.params.shape != (3,) or not np.isfinite(self.params).all():
             raise ValueError(f"{self.name}: params must be 3 finite numbers (alpha, extra_weight, rare_bonus)")
-        self._sheet_args = (
-            int(self.children),
-            self.sheet.penalty,
-            np.asarray(self.sheet.minus_boxes, dtype=np.int32),
-            np.asarray(self.sheet.points, dtype=np.int32),
-            np.asarray(self.sheet.extra_columns, dtype=np.int32),
-        )
-        self._tables = planning_tables(self.sheet, self.params)
+        self._numbers = number_bonus(self.params)
+        self._tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs = np.atleast_2d(np.asarray(observations))
+    def _sheet_tables(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(index of each state's sheet layout (k,), row tables (L, 11, 31), column tables (L, 3, 31))."""
+        sheets = states[:, SHEET_SLOTS]
+        if (sheets == sheets[0]).all():  # the usual batch: one config
+            layouts, sheet_of = sheets[:1], np.zeros(len(states), dtype=np.int64)
+        else:
+            layouts, sheet_of = np.unique(sheets, axis=0, return_inverse=True)
+        tables = []
+        for layout in layouts:
+            key = tuple(int(v) for v in layout)
+            if key not in self._tables:
+                self._tables[key] = planning_tables(key, self.params)
+            tables.append(self._tables[key])
+        rows = np.stack([t[0] for t in tables])
+        cols = np.stack([t[1] for t in tables])
+        return np.ascontiguousarray(sheet_of.reshape(-1), dtype=np.int64), rows, cols
+
+    def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Actions for engine states (k, STATE_SIZE) at decision nodes, deciding for ``seats`` (k,) under the legal
+        ``action_masks`` (k, 45); -1 for a row whose mask is empty."""
+        states = np.atleast_2d(np.asarray(states))
         masks = np.atleast_2d(np.asarray(action_masks))
-        if obs.ndim != 2 or masks.ndim != 2 or obs.shape[0] != masks.shape[0] or masks.shape[1] != E.NUM_ACTIONS:
-            raise ValueError(
-                f"{self.name}: need obs (B, D) and masks (B, {E.NUM_ACTIONS}); got {obs.shape}, {masks.shape}"
-            )
-        num_players_of(obs)
-        out = np.empty(obs.shape[0], dtype=np.int64)
+        if states.ndim != 2 or states.shape[1] != E.STATE_SIZE or masks.shape != (len(states), E.NUM_ACTIONS):
+            raise ValueError(f"{self.name}: need engine states (k, {E.STATE_SIZE}) and masks (k, {E.NUM_ACTIONS}); "
+                             f"got {states.shape}, {masks.shape}")  # fmt: skip
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (len(states),))
+        if len(states) == 0:
+            return np.empty(0, dtype=np.int64)
+        if ((seats < 0) | (seats >= states[:, E.NUM_PLAYERS])).any():
+            raise ValueError(f"{self.name}: seats {seats.tolist()} are not all seats of their games")
+        sheet_of, rows, cols = self._sheet_tables(states)
+        out = np.empty(len(states), dtype=np.int64)
         _choose(
-            np.ascontiguousarray(obs, dtype=np.float32),
+            np.ascontiguousarray(states, dtype=np.int32),
             np.ascontiguousarray(masks, dtype=np.int8),
-            *self._sheet_args,
+            np.ascontiguousarray(seats),
+            sheet_of,
             self.kind,
-            *self._tables,
+            rows,
+            cols,
+            self._numbers,
             THROWS,
             THROW_PROBS,
             out,
         )
         return out
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        raise NotImplementedError(
+            f"{self.name} plans on engine states: call act_states(states, masks, seats) (envs.common.seating.choose "
+            "does), or act(observation, mask, state=, seat=)"
+        )
 
 
 class GreedyAgent(_SheetAgent):

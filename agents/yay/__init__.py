@@ -1,6 +1,6 @@
-"""Yay! agents: the greedy baseline and the engine-lookahead baseline, batched over observations and masks."""
+"""Yay! agents: the greedy baseline and the engine-lookahead baseline, planning on batched engine states."""
 
-from .heuristics import BEAT, YayGreedyAgent, num_players_of
+from .heuristics import BEAT, YayGreedyAgent
 from .lookahead import YayLookaheadAgent
 
-__all__ = ["BEAT", "YayGreedyAgent", "YayLookaheadAgent", "num_players_of"]
+__all__ = ["BEAT", "YayGreedyAgent", "YayLookaheadAgent"]

@@ -1,9 +1,10 @@
-"""Yay! greedy baseline: one fixed, readable rule per kind of decision, read straight off the observation.
+"""Yay! greedy baseline: one fixed, readable rule per kind of decision, read straight off the engine state.
 
-Legality comes from the action mask only (no rule of ``envs/yay/engine.py`` is copied here); the sheet is read
-from ``engine.encode_observation``'s layout: per square ``empty, blocked, touched, crossed, own / 18, each
-opponent's uncrossed number / 18`` (relative seat order), then the scalars ``to_move, total / 18, ...``.
-Action ids (S = rows * cols): ``s`` write at s, ``S + s`` block s, ``2S + s`` cross off own s, ``3S`` throw again.
+A planning agent (``reads_state = True``): it reads the batched engine's states (``act_states``; in PettingZoo
+``act(obs, mask, state=env.state(), seat=)``), so the sheet size, the player count, the sheet and the throw come
+from the state's own slots (``envs/yay/engine.py``), read with the engine's square-code helpers. Legality comes
+from the action mask only (no rule of the engine is copied here). Action ids (S = rows * cols): ``s`` write at
+s, ``S + s`` block s, ``2S + s`` cross off own s, ``3S`` throw again.
 
 The policy, in order:
 
@@ -37,6 +38,7 @@ The decision loop over the batch is one numba function, so evaluating thousands 
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -44,9 +46,7 @@ from numba import njit
 from agents.base import Agent
 from envs.yay import engine as E
 
-from .reading import check_sheet, num_players_of, read_batch
-
-__all__ = ["BEAT", "YayGreedyAgent", "num_players_of"]
+__all__ = ["BEAT", "StatePlanner", "YayGreedyAgent", "read_states"]
 
 
 def _beat_table() -> np.ndarray:
@@ -58,12 +58,48 @@ def _beat_table() -> np.ndarray:
 BEAT = _beat_table()
 
 
+def read_states(agent: str, states: Any, action_masks: Any, seats: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(states int32 (B, S), masks int8 (B, A), seats int64 (B,)), contiguous for the numba loops, after checking
+    that each state waits for a decision of its seat and that the masks are those of its sheet."""
+    st = np.atleast_2d(np.asarray(states))
+    masks = np.atleast_2d(np.asarray(action_masks))
+    seat = np.broadcast_to(np.asarray(seats, dtype=np.int64), (masks.shape[0],))
+    if st.ndim != 2 or st.shape[1] != E.STATE_SIZE or masks.ndim != 2 or st.shape[0] != masks.shape[0]:
+        raise ValueError(f"{agent}: need Yay! engine states (B, {E.STATE_SIZE}) and masks (B, A) of the same B; got "
+                         f"{st.shape} and {masks.shape}")  # fmt: skip
+    phase = st[:, E.PHASE]
+    waiting = ((phase == E.PHASE_DECIDE) | (phase == E.PHASE_CROSS)) & (st[:, E.CURRENT] == seat)
+    if not waiting.all():
+        b = int(np.flatnonzero(~waiting)[0])
+        raise ValueError(f"{agent}: state {b} does not wait for a decision of seat {int(seat[b])} (phase "
+                         f"{int(phase[b])}, seat {int(st[b, E.CURRENT])} to move)")  # fmt: skip
+    actions = 3 * st[:, E.ROWS] * st[:, E.COLS] + 1
+    if (actions != masks.shape[1]).any():
+        b = int(np.flatnonzero(actions != masks.shape[1])[0])
+        raise ValueError(f"{agent}: state {b} is a {int(st[b, E.ROWS])}x{int(st[b, E.COLS])} sheet, whose masks have "
+                         f"{int(actions[b])} entries, got {masks.shape[1]}")  # fmt: skip
+    return (np.ascontiguousarray(st, dtype=np.int32), np.ascontiguousarray(masks, dtype=np.int8),
+            np.ascontiguousarray(seat))  # fmt: skip
+
+
+class StatePlanner(Agent):
+    """A Yay! agent that plans on engine states: ``act_states``, never observation floats."""
+
+    reads_state = True
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        raise TypeError(
+            f"{self.name} plans on Yay! engine states, not observations: call act_states(states, masks, seats) (the "
+            "batched engine's states), or in PettingZoo act(obs, mask, state=env.state(), seat=<seat to move>)"
+        )
+
+
 # --- numba: read the sheet, choose -------------------------------------------------------------------------
 
 
 @njit(cache=True, inline="always")
-def _neighbours(obs, b, s, rows, cols, channels, n):
-    """(empty, own uncrossed, opponent uncrossed) squares orthogonally beside square ``s`` of row ``b``."""
+def _neighbours(state, s, rows, cols, seat):
+    """(empty, own uncrossed, opponent uncrossed) squares orthogonally beside square ``s`` for ``seat``."""
     r, c = s // cols, s % cols
     empty = 0
     own = 0
@@ -71,29 +107,27 @@ def _neighbours(obs, b, s, rows, cols, channels, n):
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         rr, cc = r + dr, c + dc
         if 0 <= rr < rows and 0 <= cc < cols:
-            base = (rr * cols + cc) * channels
-            if obs[b, base] > 0.5:
+            code = state[E.BOARD + rr * cols + cc]
+            if code == E.EMPTY:
                 empty += 1
-            elif obs[b, base + 4] > 0.0:
-                own += 1
-            else:
-                for rel in range(1, n):
-                    if obs[b, base + 4 + rel] > 0.0:
-                        opp += 1
-                        break
+            elif code > E.BLOCKED and not E.is_crossed(code):
+                if E.owner(code) == seat:
+                    own += 1
+                else:
+                    opp += 1
     return empty, own, opp
 
 
 @njit(cache=True)
-def _choose(obs, masks, rows, cols, n, below, beat, weights, out):
+def _choose(states, masks, seats, below, beat, weights, out):
     """The module docstring's policy for every row; -1 for a row with no legal action."""
-    squares = rows * cols
-    channels = 4 + n
-    k = squares * channels
-    again = 3 * squares
     w_cross, w_cluster, w_risk = weights[0], weights[1], weights[2]
-    for b in range(obs.shape[0]):
-        total = int(round(obs[b, k + 1] * E.MAX_TOTAL))
+    for b in range(states.shape[0]):
+        state, seat = states[b], seats[b]
+        rows, cols = state[E.ROWS], state[E.COLS]
+        squares = rows * cols
+        again = 3 * squares
+        total = state[E.TOTAL]
         can_again = masks[b, again] != 0
         chosen = -1
         # 1. a forced cross-off: the lowest own number, then the most exposed, then the lowest square
@@ -101,8 +135,8 @@ def _choose(obs, masks, rows, cols, n, below, beat, weights, out):
         for s in range(squares):
             if masks[b, 2 * squares + s] == 0:
                 continue
-            value = int(round(obs[b, s * channels + 4] * E.MAX_TOTAL))
-            empty, _, _ = _neighbours(obs, b, s, rows, cols, channels, n)
+            value = E.value_of(state[E.BOARD + s])
+            empty, _, _ = _neighbours(state, s, rows, cols, seat)
             if value < best_value or (value == best_value and empty > best_empty):
                 best_value, best_empty, chosen = value, empty, 2 * squares + s
         if chosen >= 0:
@@ -123,7 +157,7 @@ def _choose(obs, masks, rows, cols, n, below, beat, weights, out):
             for s in range(squares):
                 if masks[b, s] == 0:
                     continue
-                empty, own, opp = _neighbours(obs, b, s, rows, cols, channels, n)
+                empty, own, opp = _neighbours(state, s, rows, cols, seat)
                 score = w_cross * opp + w_cluster * own - risk * empty
                 if score > best:
                     best, chosen = score, s
@@ -137,7 +171,7 @@ def _choose(obs, masks, rows, cols, n, below, beat, weights, out):
         for s in range(squares):
             if masks[b, squares + s] == 0:
                 continue
-            _, own, _ = _neighbours(obs, b, s, rows, cols, channels, n)
+            _, own, _ = _neighbours(state, s, rows, cols, seat)
             if own > best_own:
                 best_own, chosen = own, squares + s
         if chosen < 0 and can_again:  # nothing else legal (not reachable by the rules, but never return -1 then)
@@ -145,25 +179,20 @@ def _choose(obs, masks, rows, cols, n, below, beat, weights, out):
         out[b] = chosen
 
 
-class YayGreedyAgent(Agent):
+class YayGreedyAgent(StatePlanner):
     """Greedy Yay! baseline (policy and score in the module docstring); batched, stateless, deterministic."""
 
     name = "yay_greedy"
 
     def __init__(
         self,
-        rows: int | None = None,
-        cols: int | None = None,
         throw_again_below: int = 9,
         cross_weight: float = 10.0,
         cluster_weight: float = 0.5,
         risk_weight: float = 2.0,
     ) -> None:
-        """``rows``/``cols``: the sheet of the game played; None reads a square sheet off the mask length (give
-        both for any other shape; the player count is read from the observation length). ``throw_again_below``:
-        with a legal write, throw again when the total is below it (3 = never); the weights: the write score of
-        the module docstring."""
-        self.rows, self.cols = check_sheet(self.name, rows, cols)
+        """``throw_again_below``: with a legal write, throw again when the total is below it (3 = never); the
+        weights: the write score of the module docstring. Sheet and players are read off each state."""
         if not isinstance(throw_again_below, int | np.integer) or not E.MIN_TOTAL <= throw_again_below <= 19:
             raise ValueError(f"{self.name}: 'throw_again_below' must be an integer 3..19, got {throw_again_below!r}")
         self.weights = np.array([cross_weight, cluster_weight, risk_weight], dtype=np.float64)
@@ -171,18 +200,8 @@ class YayGreedyAgent(Agent):
             raise ValueError(f"{self.name}: the weights must be finite numbers, got {self.weights.tolist()}")
         self.throw_again_below = int(throw_again_below)
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        obs, masks, rows, cols, n = read_batch(self.name, observations, action_masks, self.rows, self.cols)
-        out = np.empty(obs.shape[0], dtype=np.int64)
-        _choose(
-            obs,
-            masks,
-            rows,
-            cols,
-            n,
-            self.throw_again_below,
-            BEAT,
-            self.weights,
-            out,
-        )
+    def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        st, masks, seat = read_states(self.name, states, action_masks, seats)
+        out = np.empty(st.shape[0], dtype=np.int64)
+        _choose(st, masks, seat, self.throw_again_below, BEAT, self.weights, out)
         return out

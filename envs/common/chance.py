@@ -32,19 +32,37 @@ class ChanceExhausted(RuntimeError):
 
 
 class SeededChance:
-    """Ordinary play: random words from one NumPy generator, turned into outcomes by the engine."""
+    """Ordinary play: random words from one NumPy generator, turned into outcomes by the engine.
+
+    Words are drawn ``BLOCK`` events at a time (one ``integers`` call costs more than the rest of a chance event);
+    each word is one 64-bit draw, so the stream is that of one draw per event (and of a batched round's
+    ``(n, words)``), only drawn ahead."""
 
     trusted = True  # its outcomes come from the engine's own chance model: faces need not re-check them
+    BLOCK = 64
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng, self._block, self._next = rng, None, 0
 
     def seed(self, seed: int | None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int) -> np.ndarray:
         """A fixed block of ``words`` words per event, so a batched round of ``(n, words)`` is the same stream."""
-        engine.draw_outcome(state, self.rng.integers(0, WORD_HIGH, size=words, dtype=np.int64), out)
+        block = self._block
+        if block is None or self._next == block.shape[0] or block.shape[1] != words:
+            block = self._block = self._rng.integers(0, WORD_HIGH, size=(self.BLOCK, words), dtype=np.int64)
+            self._next = 0
+        engine.draw_outcome(state, block[self._next], out)
+        self._next += 1
         return out
 
 

@@ -20,6 +20,17 @@ that implements the names below, a config model, renderers, and one :class:`Game
 - optional ``current_seat(state) -> int``: whose turn it is, also after the end (the AEC env selects that agent
   when the game is over, e.g. Easy Come's winner, decided as their turn starts); without it the mover stays.
 
+**Simultaneous games** (``GameSpec.dynamics == "simultaneous"``, e.g. Extra!: every seat decides on the same
+throw): ``to_act`` is ``SIMULTANEOUS`` at a decision node and ``acting(state, out) -> int`` marks in ``out`` (one
+entry per seat) the seats that must still decide and returns how many. ``apply_action(state, seat, action)``
+records the seat's choice (no other seat sees it) and returns 1 once the last acting seat's choice resolves the
+round, else 0. Two more functions: ``seat_status(state, seat) -> int`` (a seat can finish before the game, e.g.
+Extra!'s last EXTRA box: ``TERMINATED``) and ``step_rewards(state, out)``, what the faces pay right after a
+resolved round (a finisher's score, a shaped change, the final rewards at the end); over a game they sum to
+``rewards`` at its end. A sequential game's faces pay ``rewards`` once, at the end, unless its engine has
+``shaping_potentials(state, out)`` (0 in a new game and when the config does not shape; its kernels pass it to
+the loops): then every step pays the change of each seat's potential, and the last the final reward minus it.
+
 **Chance** (one mechanism for dice, landings and card decks): at a chance node
 ``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event uses (a seeded
 source always draws a block of ``Sizes.words``, so one game and a batch consume the same stream);
@@ -48,6 +59,7 @@ __all__ = [
     "GAMES",
     "NOBODY",
     "PLAYING",
+    "SIMULTANEOUS",
     "TERMINATED",
     "TRUNCATED",
     "GameSpec",
@@ -58,9 +70,10 @@ __all__ = [
     "register_game",
 ]
 
-# to_act(state) when no seat decides
+# to_act(state) when no single seat decides
 CHANCE = -1
 NOBODY = -2
+SIMULTANEOUS = -3  # several seats decide at once (``acting`` says which)
 # status(state)
 PLAYING = 0
 TERMINATED = 1
@@ -70,6 +83,7 @@ ENGINE_FUNCTIONS = (
     "sizes", "header", "init_state", "to_act", "legal_mask", "is_legal", "apply_action", "status", "rewards",
     "observe", "chance_words", "draw_outcome", "apply_outcome", "check_outcome", "enumerate_outcomes",
 )  # fmt: skip
+SIMULTANEOUS_FUNCTIONS = ("acting", "seat_status", "step_rewards")
 
 
 def float_bits(value: float) -> int:
@@ -122,13 +136,23 @@ class GameSpec:
     bench_targets: dict[str, float] = field(default_factory=dict)  # "env", "batched": x connect_four_v3 env()
     action_help: Callable[[Any], str] | None = None  # what the action ids are, for out-of-range errors
     info: Callable[[Any, np.ndarray], dict[str, Any]] | None = None  # what AEC infos hold beyond "to_act"
+    seat_info: Callable[[Any, np.ndarray, int], dict[str, Any]] | None = None  # what one seat's info adds
     render_fps: int = 2
     classic: str | None = None  # a PettingZoo classic-style module (env, raw_env) serving the id, if any
+    observation_bounds: Callable[[Any], tuple[float, float]] = lambda config: (0.0, 1.0)  # of every float slot
+    tasks: dict[str, str] = field(default_factory=dict)  # training tasks of its own: id -> "module:TASK"
+    benchmarks: dict[str, str] = field(default_factory=dict)  # evaluation sections of its own: -> "module:BENCH"
+    table_agent: str | None = None  # "module:function(kind, agent, config) -> Agent | None": an agent at a table
+    seat_stats: str | None = None  # "module:function(final_states, P) -> {name: (G, P)}": table columns
+    gym_envs: dict[str, str] = field(default_factory=dict)  # Gymnasium task envs: "Name-v0" -> "module:Class"
 
     def __post_init__(self) -> None:
-        missing = [name for name in ENGINE_FUNCTIONS if not callable(getattr(self.engine, name, None))]
+        needed = ENGINE_FUNCTIONS + (SIMULTANEOUS_FUNCTIONS if self.dynamics == "simultaneous" else ())
+        missing = [name for name in needed if not callable(getattr(self.engine, name, None))]
         if missing:
             raise TypeError(f"game {self.id!r}: engine {self.engine.__name__} lacks {missing} (envs.common.contract)")
+        if self.dynamics not in ("sequential", "simultaneous"):
+            raise ValueError(f"game {self.id!r}: dynamics is 'sequential' or 'simultaneous', got {self.dynamics!r}")
         if not self.id.isidentifier():
             raise ValueError(f"a game id is a lower-case identifier (it prefixes agent names), got {self.id!r}")
         wrong = [name for name in self.agents if not name.startswith(f"{self.prefix}_")]
@@ -140,12 +164,24 @@ class GameSpec:
         return self.agent_prefix or self.id
 
     @property
+    def camel_name(self) -> str:
+        """The id in CamelCase, as Gymnasium ids spell it (``easy_come_easy_go`` -> ``EasyComeEasyGo``)."""
+        return "".join(part.capitalize() for part in self.id.split("_"))
+
+    @property
     def env_id(self) -> str:
         """The PettingZoo id, e.g. ``dicearena/pig-v0``."""
         return f"dicearena/{self.id}-v{self.version}"
 
     def sizes(self, config: GameConfig) -> Sizes:
         return self.engine.sizes(config)
+
+    def observation_box(self, config: GameConfig) -> Any:
+        """The Gymnasium Box of one seat's observation under ``config``."""
+        from gymnasium import spaces
+
+        low, high = self.observation_bounds(config)
+        return spaces.Box(low, high, (self.sizes(config).observation,), np.float32)
 
     def kernel_module(self) -> ModuleType:
         if self.kernels is None:

@@ -20,19 +20,23 @@ import numpy as np
 from .batching import check_num_envs, read_only
 from .chance import WORD_HIGH
 from .config import validate_config
-from .contract import TERMINATED, TRUNCATED, GameSpec, game_spec
+from .contract import SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec
 
 __all__ = ["BatchedGame"]
 
 
 class BatchedGame:
-    """B games of one registered game, each observed from its seat to move; ended games restart at once.
+    """B games of one registered game; ended games restart at once.
 
-    ``reset(seed)`` -> ``(obs (B, D) float32, masks (B, A) int8, info)``; ``step(actions (B,), active=None)`` ->
-    ``(obs, masks, rewards (B, P) float32 per seat, terminated (B,), truncated (B,), info)``. Every info has
-    ``to_act`` (B,): the seat each game waits for. For games that ended this step: ``ended`` (their indices),
-    ``final_rewards`` (k, P), ``final_observation`` (k, P, D, from every seat) and ``final_state`` (k, S); the
-    returned observations are already those of the restarted games. ``copy=False`` returns the internal buffers.
+    Sequential games are observed from the seat to move: ``reset(seed)`` -> ``(obs (B, D) float32, masks (B, A)
+    int8, info)``; ``step(actions (B,), active=None)`` -> ``(obs, masks, rewards (B, P) float32 per seat,
+    terminated (B,), truncated (B,), info)``. Simultaneous games are observed from every seat: obs (B, P, D),
+    masks (B, P, A) (all zero for a seat that does not decide), ``step(actions (B, P), active=None)`` (entries of
+    seats that do not decide are ignored), and rewards are the game's step rewards. Every info has ``to_act``
+    (B,: the seat each game waits for, or ``SIMULTANEOUS``) and ``acting`` (B, P bool: who decides now). For games
+    that ended this step: ``ended`` (their indices), ``final_rewards`` (k, P), ``final_observation`` (k, P, D, from
+    every seat) and ``final_state`` (k, S); the returned observations are already those of the restarted games.
+    ``copy=False`` returns the internal buffers.
     """
 
     def __init__(
@@ -40,8 +44,7 @@ class BatchedGame:
         **config_overrides: Any,
     ) -> None:  # fmt: skip
         self.spec = spec = game_spec(game)
-        if spec.dynamics != "sequential":
-            raise NotImplementedError(f"{spec.title}: the generic batched engine steps sequential games only")
+        self.simultaneous = spec.dynamics == "simultaneous"
         self.config = validate_config(spec.config, config, **config_overrides)
         self.num_envs = n = check_num_envs(num_envs)
         self._kernels = spec.kernel_module()
@@ -50,8 +53,12 @@ class BatchedGame:
         self._header = np.ascontiguousarray(spec.engine.header(self.config), dtype=np.int32)
         self._rng: Any = np.random.default_rng(seed)
         self._states = np.zeros((n, sizes.state), dtype=np.int32)
-        self._obs = np.zeros((n, sizes.observation), dtype=np.float32)
-        self._masks = np.zeros((n, sizes.actions), dtype=np.int8)
+        per_seat = (n, sizes.num_players) if self.simultaneous else (n,)
+        self._obs = np.zeros((*per_seat, sizes.observation), dtype=np.float32)
+        self._masks = np.zeros((*per_seat, sizes.actions), dtype=np.int8)
+        self._acting = np.zeros((n, sizes.num_players), dtype=np.int8)
+        self._scratch = np.zeros(sizes.num_players, dtype=np.int8)
+        self._pot = np.zeros((2, sizes.num_players), dtype=np.float64)
         self._rewards = np.zeros((n, sizes.num_players), dtype=np.float32)
         self._done = np.zeros(n, dtype=np.int8)
         self._final_rewards = np.zeros((n, sizes.num_players), dtype=np.float64)
@@ -89,25 +96,30 @@ class BatchedGame:
         self._done[:] = 0
         self._rewards[:] = 0.0
         self._started = True
-        return self._out(self._obs), self._out(self._masks), {"to_act": self.to_act_now()}
+        return self._out(self._obs), self._out(self._masks), {"to_act": self.to_act_now(), "acting": self.acting_now()}
 
     def step(
         self, actions: Any, active: Any = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """One decision in every game, or only where ``active`` (bool (B,); the others wait, their actions
-        ignored). A bad or illegal action anywhere changes nothing and raises, naming the game."""
+        """One decision in every game (a round of every deciding seat's, in a simultaneous game), or only where
+        ``active`` (bool (B,); the others wait, their actions ignored). A bad or illegal action anywhere changes
+        nothing and raises, naming the game and seat."""
         if not self._started:
             raise RuntimeError(f"{self.spec.title} batched engine: call reset() before step()")
         actions = self._check_actions(actions)
         active = self._all if active is None else self._check_active(active)
-        needy = self._kernels.batch_act(self._states, actions, active, self._header, self._rewards, self._done,
-                                        self._final_rewards, self._final_obs, self._final_states)  # fmt: skip
+        buffers = (self._header, self._rewards, self._done, self._final_rewards, self._final_obs, self._final_states)
+        if self.simultaneous:
+            needy = self._kernels.batch_act(self._states, actions, active, *buffers, self._scratch)
+        else:
+            needy = self._kernels.batch_act(self._states, actions, active, *buffers, self._pot)
         if needy < 0:
-            self._raise_illegal(-needy - 1, int(actions[-needy - 1]))
+            self._raise_illegal(-needy - 1, actions)
         self._roll(needy)
         ended = np.flatnonzero(self._done)
         info = {
             "to_act": self.to_act_now(),
+            "acting": self.acting_now(),
             "ended": ended,
             "final_rewards": self._final_rewards[ended].astype(np.float32),
             "final_observation": self._final_obs[ended],
@@ -119,7 +131,7 @@ class BatchedGame:
     def snapshot(self) -> dict[str, Any]:
         """Everything ``step`` changes, so a caller can undo a step that failed half-way (``restore``)."""
         keys = ("_states", "_obs", "_masks", "_rewards", "_done", "_final_rewards", "_final_obs", "_final_states",
-                "_seats")  # fmt: skip
+                "_seats", "_acting")  # fmt: skip
         saved: dict[str, Any] = {k: getattr(self, k).copy() for k in keys}
         saved["rng"] = copy.deepcopy(self._rng)
         return saved
@@ -146,14 +158,27 @@ class BatchedGame:
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array
 
-    def legal_actions(self, game: int) -> list[int]:
-        return np.flatnonzero(self._masks[game]).tolist()
+    def legal_actions(self, game: int, seat: int | None = None) -> list[int]:
+        """The legal ids in ``game`` (for ``seat``, in a simultaneous game)."""
+        mask = self._masks[game] if seat is None or not self.simultaneous else self._masks[game, seat]
+        if mask.ndim != 1:
+            raise ValueError(f"{self.spec.title} is simultaneous: name the seat, legal_actions(game, seat)")
+        return np.flatnonzero(mask).tolist()
 
     # --- internals
 
     def to_act_now(self) -> np.ndarray:
-        """(B,): the seat each game waits for."""
-        return self._seats.copy()
+        """(B,): the seat each game waits for (``SIMULTANEOUS`` where several decide at once)."""
+        return np.full(self.num_envs, SIMULTANEOUS, dtype=np.int64) if self.simultaneous else self._seats.copy()
+
+    def acting_now(self) -> np.ndarray:
+        """(B, P) bool: the seats that decide now."""
+        if self.simultaneous:
+            return self._acting != 0
+        out = np.zeros((self.num_envs, self.num_players), dtype=bool)
+        rows = np.flatnonzero(self._seats >= 0)
+        out[rows, self._seats[rows]] = True
+        return out
 
     def _roll(self, needy: int) -> None:
         """Chance rounds until every game waits for a decision, then observe them all."""
@@ -162,17 +187,20 @@ class BatchedGame:
             draws = self._rng.integers(0, WORD_HIGH, size=(needy, words), dtype=np.int64)
             needy = self._kernels.batch_chance(
                 self._states, draws, self._outcome, self._header, self._rewards, self._done, self._final_rewards,
-                self._final_obs, self._final_states,
+                self._final_obs, self._final_states, self._pot,
             )  # fmt: skip
-        self._kernels.batch_encode(self._states, self._obs, self._masks, self._seats)
+        seats = self._acting if self.simultaneous else self._seats
+        self._kernels.batch_encode(self._states, self._obs, self._masks, seats)
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
-        if a.shape == (self.num_envs, 1):
+        shape = (self.num_envs, self.num_players) if self.simultaneous else (self.num_envs,)
+        if a.shape == (self.num_envs, 1) and not self.simultaneous:
             a = a[:, 0]
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"{self.spec.title} batched engine: actions must have shape ({self.num_envs},), one per "
-                             f"game, got {a.shape}")  # fmt: skip
+        if a.shape != shape:
+            what = "one per game and seat (ignored if it does not decide)" if self.simultaneous else "one per game"
+            raise ValueError(f"{self.spec.title} batched engine: actions must have shape {shape}, {what}, got "
+                             f"{a.shape}")  # fmt: skip
         if a.dtype.kind not in "iu":
             raise TypeError(f"{self.spec.title} batched engine: actions must be integers in 0..{self.num_actions - 1}, "
                             f"got dtype {a.dtype}")  # fmt: skip
@@ -185,10 +213,15 @@ class BatchedGame:
                              f"({self.num_envs},), got {a.dtype} {a.shape}")  # fmt: skip
         return np.ascontiguousarray(a)
 
-    def _raise_illegal(self, b: int, action: int) -> None:
+    def _raise_illegal(self, code: int, actions: np.ndarray) -> None:
+        if self.simultaneous:
+            b, seat = divmod(code, self.num_players)
+            action = int(actions[b, seat])
+        else:
+            b, action = code, int(actions[code])
+            seat = int(self.spec.engine.to_act(self._states[b]))
         state = self._states[b]
-        seat = int(self.spec.engine.to_act(state))
         why = self.spec.explain_illegal(self.config, state, seat, action) if 0 <= action < self.num_actions else (
             f"actions are 0..{self.num_actions - 1}")  # fmt: skip
         raise ValueError(f"{self.spec.title} game {b}, player_{seat}: action {action} is illegal ({why}); legal "
-                         f"actions: {self.legal_actions(b)}")  # fmt: skip
+                         f"actions: {self.legal_actions(b, seat)}")  # fmt: skip

@@ -9,18 +9,20 @@ whole step (the learner's move included) and is named in the error.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .batching import LegalDiscrete
+from .batching import LegalDiscrete, read_only
 from .contract import GameSpec
 from .game_batch import BatchedGame
 from .seating import choose, seat_opponents
+from .vec_games import MaskedGames, StepReturn, sb3_names
 
-__all__ = ["SeatCore", "SeatEnv"]
+__all__ = ["SeatCore", "SeatEnv", "SeatGames"]
 
 
 class SeatCore:
@@ -28,8 +30,10 @@ class SeatCore:
 
     ``step(actions (N,))`` -> ``(obs (N, D), masks (N, A), rewards (N,), dones (N,), infos)``: a step's reward is
     the learner's from its move and the opponents' moves that follow, up to the game's end. An ended game's info
-    has ``terminal_observation`` (the learner's), ``final_rewards`` (every seat), ``won`` (a final reward > 0)
-    and ``episode`` (``r``, ``l``); the game has restarted and waits for the learner again.
+    has ``terminal_observation`` (the learner's), ``final_rewards`` (every seat), ``final_state`` (the engine's
+    terminal state: scores, turns, everything), ``won`` (a final reward > 0),
+    ``tied`` (won, and so did another seat) and ``episode`` (``r``, ``l``); the game has restarted and waits for
+    the learner again.
     """
 
     def __init__(
@@ -41,6 +45,7 @@ class SeatCore:
         self.opponents = seat_opponents(opponents, self.batch.num_players, learner_seat)
         self.learner_seat = int(learner_seat)
         self._obs = self._masks = None
+        self._acting = np.zeros((self.num_envs, self.batch.num_players), dtype=bool)
         self._carry = np.zeros(self.num_envs)  # rewards of an episode earned before the learner's first decision
         self._returns = np.zeros(self.num_envs)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
@@ -59,10 +64,10 @@ class SeatCore:
             for k, policy in enumerate({id(p): p for p in self.opponents.values()}.values()):
                 if callable(getattr(policy, "reset", None)):
                     policy.reset(seed + 1 + k)
-        self._obs, self._masks, info = self.batch.reset(seed)
+        self._see(*self.batch.reset(seed))
         self._carry[:] = self._returns[:] = self._lengths[:] = 0
         rewards, done = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
-        self._advance(info, rewards, done, [{} for _ in range(self.num_envs)])
+        self._advance(rewards, done, [{} for _ in range(self.num_envs)])
         self._carry += rewards
         return self._obs, self._masks
 
@@ -70,47 +75,74 @@ class SeatCore:
         if not self.started:
             raise RuntimeError(f"{self.spec.title} seat env: step() before reset(): call reset() first")
         actions = self._check(np.asarray(actions), self._masks, "the learner")
-        saved = self.batch.snapshot(), self._carry.copy(), self._returns.copy(), self._lengths.copy()
+        saved = (self.batch.snapshot(), self._carry.copy(), self._returns.copy(), self._lengths.copy(),
+                 self._acting.copy())  # fmt: skip
         try:
             return self._step(actions)
         except BaseException:
             self.batch.restore(saved[0])
-            self._carry[:], self._returns[:], self._lengths[:] = saved[1:]
-            self._obs, self._masks = self.batch._obs, self.batch._masks
+            self._carry[:], self._returns[:], self._lengths[:] = saved[1:4]
+            self._acting = saved[4]
+            self._see(self.batch._obs, self.batch._masks)
             raise
+
+    def _see(self, obs: np.ndarray, masks: np.ndarray, info: dict[str, Any] | None = None) -> None:
+        """The batch's outputs: the learner's view of them, and who acts next."""
+        self._all_obs, self._all_masks = obs, masks
+        seat = self.learner_seat
+        self._obs, self._masks = (obs[:, seat], masks[:, seat]) if self.batch.simultaneous else (obs, masks)
+        if info is not None:
+            self._acting = info["acting"]
 
     def _step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict]]:
         rewards, self._carry = self._carry.copy(), np.zeros(self.num_envs)
         done = np.zeros(self.num_envs, dtype=bool)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._lengths += 1
+        everyone = np.ones(self.num_envs, dtype=bool)
+        if self.batch.simultaneous:  # the opponents decide on the same throw, in the same round
+            joint = self._opponent_actions(everyone)
+            joint[:, self.learner_seat] = actions
+            actions = joint
         step = self.batch.step(actions)
-        self._obs, self._masks = step[0], step[1]
-        self._collect(step, np.ones(self.num_envs, dtype=bool), rewards, done, infos)
-        self._advance(step[5], rewards, done, infos)
+        self._see(step[0], step[1], step[5])
+        self._collect(step, everyone, rewards, done, infos)
+        self._advance(rewards, done, infos)
         return self._obs, self._masks, rewards, done, infos
 
-    def _advance(self, info: dict[str, Any], rewards: np.ndarray, done: np.ndarray, infos: list[dict]) -> None:
+    def _advance(self, rewards: np.ndarray, done: np.ndarray, infos: list[dict]) -> None:
         """Opponents' moves until every game waits for the learner."""
         while True:
-            to_act = info["to_act"]
-            waiting = to_act != self.learner_seat
+            waiting = ~self._acting[:, self.learner_seat]
             if not waiting.any():
                 return
-            actions = np.zeros(self.num_envs, dtype=np.int64)
-            for seat, policy in self.opponents.items():
-                rows = np.flatnonzero(to_act == seat)
-                if rows.size:
-                    who = f"the opponent at seat {seat} ({type(policy).__name__})"
-                    try:
-                        chosen = choose(policy, self._obs[rows].copy(), self._masks[rows].copy(),
-                                        self.batch.states[rows], seat)  # fmt: skip
-                    except Exception as exc:
-                        raise RuntimeError(f"{who} failed: {type(exc).__name__}: {exc}; the step was undone") from exc
-                    actions[rows] = self._check(np.asarray(chosen), self._masks[rows], who)
-            step = self.batch.step(actions, waiting)
-            self._obs, self._masks, info = step[0], step[1], step[5]
+            step = self.batch.step(self._opponent_actions(waiting), waiting)
+            self._see(step[0], step[1], step[5])
             self._collect(step, waiting, rewards, done, infos)
+
+    def _opponent_actions(self, games: np.ndarray) -> np.ndarray:
+        """Each opponent's moves, one batched call per seat, in ``games`` where that seat decides now: (N,), or
+        (N, P) in a simultaneous game."""
+        simultaneous = self.batch.simultaneous
+        shape = (self.num_envs, self.batch.num_players) if simultaneous else (self.num_envs,)
+        actions = np.zeros(shape, dtype=np.int64)
+        for seat, policy in self.opponents.items():
+            rows = np.flatnonzero(games & self._acting[:, seat])
+            if not rows.size:
+                continue
+            who = f"the opponent at seat {seat} ({type(policy).__name__})"
+            obs, masks = (self._all_obs[rows, seat], self._all_masks[rows, seat]) if simultaneous else (
+                self._all_obs[rows], self._all_masks[rows])  # fmt: skip
+            try:
+                chosen = choose(policy, obs.copy(), masks.copy(), self.batch.states[rows], seat)
+            except Exception as exc:
+                raise RuntimeError(f"{who} failed: {type(exc).__name__}: {exc}; the step was undone") from exc
+            chosen = self._check(np.asarray(chosen), masks, who)
+            if simultaneous:
+                actions[rows, seat] = chosen
+            else:
+                actions[rows] = chosen
+        return actions
 
     def _collect(self, step: tuple, moved: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list) -> None:
         """The learner's rewards of ``moved`` games: to this step while its episode is open, else (a game restarted
@@ -130,7 +162,9 @@ class SeatCore:
             infos[b] = {
                 "terminal_observation": info["final_observation"][k, self.learner_seat].copy(),
                 "final_rewards": final.copy(),
+                "final_state": info["final_state"][k].copy(),
                 "won": bool(final[self.learner_seat] > 0),
+                "tied": bool(final[self.learner_seat] > 0 and (final > 0).sum() > 1),
                 "truncated": bool(step[4][b]),
                 "episode": {"r": float(self._returns[b]), "l": int(self._lengths[b])},
             }
@@ -169,7 +203,7 @@ class SeatEnv(gymnasium.Env):
                  **config_overrides: Any) -> None:  # fmt: skip
         self.core = SeatCore(game, 1, opponents, config, learner_seat, **config_overrides)
         sizes = self.core.batch.sizes
-        self.observation_space = spaces.Box(-np.inf, np.inf, (sizes.observation,), np.float32)
+        self.observation_space = self.core.spec.observation_box(self.core.config)
         self._over = True
         self.action_space = LegalDiscrete(sizes.actions, self._mask_now, env=self)  # a blind sample is legal
 
@@ -209,7 +243,63 @@ class SeatEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         return self._mask_now() != 0
 
+    def state(self) -> np.ndarray:
+        """The game's engine state (a copy): what a planning agent reads (``agent.act(obs, mask, state, seat)``)."""
+        if not self.core.started:
+            raise RuntimeError(f"{self.core.spec.title} seat env: state() before reset(): call reset() first")
+        return self.core.batch.states[0].copy()
+
     def _mask_now(self) -> np.ndarray:
         if self._over or not self.core.started:
             return np.zeros(self.action_space.n, dtype=np.int8)
         return self.core._masks[0].astype(np.int8)
+
+
+class SeatGames(MaskedGames):
+    """N games at one seat against fixed opponents behind SB3's ``VecEnv`` protocol (``SeatVecEnv``: its SB3
+    twin, a real ``VecEnv``), for training; ``seed()`` seeds the next ``reset()``, later resets continue the
+    stream. Infos of ended games are ``SeatCore``'s plus SB3's ``TimeLimit.truncated`` and ``episode["t"]``."""
+
+    _GAME_ATTRS = ("learner_seat",)
+
+    def __init__(
+        self, game: str | GameSpec, num_envs: int, opponents: Any = None, config: Any = None, learner_seat: int = 0,
+        seed: int | None = None, **config_overrides: Any,
+    ) -> None:  # fmt: skip
+        self.core = SeatCore(game, num_envs, opponents, config, learner_seat, seed, **config_overrides)
+        self.config, self.learner_seat = self.core.config, self.core.learner_seat
+        sizes = self.core.batch.sizes
+        self._init_vec(self.core.num_envs, self.core.spec.observation_box(self.config), spaces.Discrete(sizes.actions))
+        self._t0 = time.time()
+
+    @property
+    def engine_states(self) -> np.ndarray:
+        """The engine states (N, S), a read-only view (what planning agents read)."""
+        return read_only(self.core.batch.states)
+
+    def reset(self) -> np.ndarray:
+        seed = self._seeds[0]
+        self._reset_seeds()
+        return self.core.reset(seed)[0].copy()
+
+    def step_wait(self) -> StepReturn:
+        if self._actions is None:
+            raise RuntimeError("step_wait() without step_async(actions)")
+        actions, self._actions = self._actions, None
+        obs, _, rewards, dones, infos = self.core.step(actions)
+        elapsed = round(time.time() - self._t0, 6)
+        for i in np.flatnonzero(dones):
+            infos[i]["TimeLimit.truncated"] = infos[i]["truncated"]
+            infos[i]["episode"]["t"] = elapsed
+        return obs.copy(), rewards.astype(np.float32), dones, infos
+
+    def _masks(self) -> np.ndarray:
+        if not self.core.started:
+            raise RuntimeError(f"{self.core.spec.title} seat games: reset() first")
+        return self.core._masks
+
+    def _game_attr(self, name: str, i: int) -> Any:
+        return self.learner_seat if name == "learner_seat" else super()._game_attr(name, i)
+
+
+__getattr__ = sb3_names(__name__, SeatGames)  # SeatVecEnv

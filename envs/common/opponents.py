@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .batching import LegalDiscrete
-from .seating import Policy, seat_opponents
+from .seating import Policy, choose, seat_opponents
 from .vec_games import CoreGames, StepReturn, sb3_names
 
 __all__ = ["OpponentsGames", "Policy", "SingleGameEnv", "TurnOpponentsGames", "seat_opponents"]
@@ -140,7 +140,8 @@ class TurnOpponentsGames(OpponentsGames):
     """``OpponentsGames`` for games where one player moves at a time (Easy Come, Easy Go; Yay!).
 
     The core observes each game's player to move (``obs``, ``masks``) and ``states[:, _current_slot]`` names
-    that seat; the opponents due to move are asked in one ``act_batch`` per seat.
+    that seat; the opponents due to move are asked once per seat (``seating.choose``: a planning agent gets the
+    engine states).
     """
 
     _current_slot: int
@@ -157,7 +158,7 @@ class TurnOpponentsGames(OpponentsGames):
         for seat, policy in self.opponents.items():
             rows = np.flatnonzero(seats == seat)
             if rows.size:
-                actions[rows] = policy.act_batch(core.obs[rows], core.masks[rows])
+                actions[rows] = choose(policy, core.obs[rows], core.masks[rows], core.states[rows], seat)
         return core.step(actions, active)
 
     def _obs(self) -> np.ndarray:

@@ -31,6 +31,10 @@ def seat_opponents(opponents: Any, num_players: int, learner_seat: int) -> dict[
     if not 0 <= learner_seat < num_players:
         raise ValueError(f"learner_seat must be a seat 0..{num_players - 1}, got {learner_seat!r}")
     seats = [s for s in range(num_players) if s != learner_seat]
+    if not seats:  # a one-player game (solitaire): nobody else to seat
+        if opponents not in (None, [], ()):
+            raise ValueError("num_players must be 2 or more against opponents (a one-player game takes none)")
+        return {}
     if opponents is None:
         raise ValueError(
             "opponents are required: a policy with act_batch(observations, masks) (e.g. agents.make_agent('random')) "

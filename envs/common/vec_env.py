@@ -26,7 +26,7 @@ def _sb3_init(self: VecEnv, num_envs: int, observation_space: spaces.Space, acti
 @cache
 def sb3_vec_env(games: type[MaskedGames]) -> type[VecEnv]:
     """``FooGames`` as ``FooVecEnv``: a subclass of it and of its base's twin (so the twins keep the ``*Games``
-    hierarchy: ``ExtraVsOpponentsVecEnv`` is an ``OpponentsVecEnv``), down to SB3's ``VecEnv``, whose
+    hierarchy: ``ExtraSolitaireVecEnv`` is a ``SeatVecEnv``), down to SB3's ``VecEnv``, whose
     ``__init__`` sets the common attributes. One class per ``games`` (cached), named in ``games``'s module,
     which serves it (``vec_games.sb3_names``), so instances pickle."""
     if not issubclass(games, MaskedGames):

@@ -1,10 +1,11 @@
 """PettingZoo AEC face of Easy Come, Easy Go: the generic contract env (``envs.common.game_aec``) with the
 game's dice interface.
 
-Chance never reaches the agents: after ``reset`` and every action the env asks its dice source for one
-``roll(k)`` per pending chance event, in engine order, so the batched engine drawing the same seeded stream
-plays the same game. ``dice`` may be any source with ``roll(k)`` (``envs.common.dice``), e.g. a rulebook
-example's exact dice.
+Chance never reaches the agents: it is resolved inside ``reset`` and ``step``. By default it is the contract's
+seeded chance (``envs.common.chance.SeededChance``: one block of four random words per chance event), the stream
+the batched engine (``envs.common.game_batch.BatchedGame``) draws, so with the same seed a 1-game batch plays the
+same game. ``dice`` may be any source with ``roll(k)`` (``envs.common.dice``), e.g. a rulebook example's exact
+dice: the env then asks it for one ``roll(k)`` per pending chance event, in engine order.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ class raw_env(GameAEC):
         render_mode: str | None = None,
         **config_overrides: Any,
     ) -> None:
-        chance = DiceChance(dice, E.NUM_FACES, E.NUM_DICE, EASY_COME_EASY_GO.title)
+        chance = None if dice is None else DiceChance(dice, E.NUM_FACES, E.NUM_DICE, EASY_COME_EASY_GO.title)
         super().__init__(EASY_COME_EASY_GO, config, chance, render_mode, **config_overrides)
 
     @property
-    def dice(self) -> DiceSource:
-        return self.chance.dice
+    def dice(self) -> DiceSource | None:
+        """The ``dice`` given (None: the contract's seeded chance)."""
+        return getattr(self.chance, "dice", None)

@@ -48,21 +48,20 @@ def explain_illegal(config: EasyComeEasyGoConfig | None, state: np.ndarray, seat
     return f"it includes a die already frozen (frozen: {frozen})"
 
 
+_FROZEN = tuple(tuple(bool((m >> i) & 1) for i in range(E.NUM_DICE)) for m in range(1 << E.NUM_DICE))
+
+
 def seat_info(config: EasyComeEasyGoConfig | None, state: np.ndarray) -> dict:
     """What an AEC agent's info holds: the dice on the table (None once the game is over, as the observation
-    shows none), frozen dice, rolls, the turn, the last turn's player and prize, and the winner."""
+    shows none), frozen dice, rolls, the turn, the last turn's player and prize, and the winner. (Built at every
+    AEC step: written for speed.)"""
     s = state.tolist()
-    deciding = s[E.PHASE] == E.PHASE_DECIDE
-    frozen = s[E.FROZEN]
-    return {
-        "dice": s[E.DICE : E.DICE + E.NUM_DICE] if deciding else None,
-        "frozen": [bool((frozen >> i) & 1) for i in range(E.NUM_DICE)] if deciding else None,
-        "rolls": s[E.ROLLS] if deciding else 0,
-        "turn": s[E.TURN],
-        "last_player": s[E.LAST_PLAYER],
-        "last_prize": s[E.LAST_PRIZE],
-        "winner": s[E.WINNER],
-    }
+    if s[E.PHASE] == E.PHASE_DECIDE:
+        dice, frozen, rolls = s[E.DICE : E.DICE + E.NUM_DICE], list(_FROZEN[s[E.FROZEN]]), s[E.ROLLS]
+    else:
+        dice, frozen, rolls = None, None, 0
+    return {"dice": dice, "frozen": frozen, "rolls": rolls, "turn": s[E.TURN], "last_player": s[E.LAST_PLAYER],
+            "last_prize": s[E.LAST_PRIZE], "winner": s[E.WINNER]}  # fmt: skip
 
 
 # --- batched kernels: the shared loops compiled (and cached) with this engine's functions
@@ -74,16 +73,17 @@ def batch_start(states, head):
 
 
 @njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states):
-    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, E.to_act,
-                 E.is_legal, E.apply_action, E.status, E.rewards, E.observe, E.init_state, E.chance_words)  # fmt: skip
+def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
+                 E.to_act, E.is_legal, E.apply_action, E.status, E.rewards, E.observe, E.init_state,
+                 E.chance_words, L.no_potentials)  # fmt: skip
 
 
 @njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states,
+def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
                     E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
-                    E.chance_words)  # fmt: skip
+                    E.chance_words, L.no_potentials)  # fmt: skip
 
 
 @njit(cache=True)
@@ -123,10 +123,14 @@ EASY_COME_EASY_GO = register_game(
         explain_outcome=lambda config, code: "a die shows a face 0..5 (the faces 1..6)",
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
+        benchmarks={"turn_tasks": "agents.easy_come_easy_go.benchmarks:TURN_TASKS"},
+        table_agent="agents.easy_come_easy_go.benchmarks:table_agent",
         kernels=sys.modules[__name__].__name__,
         classic="envs.easy_come_easy_go_v0",
         action_help=lambda config: ACTION_HELP,
         info=seat_info,
         bench_targets={"env": 1.5, "batched": 200.0},
+        tasks={"easy_come_easy_go_turn": "agents.easy_come_easy_go.tasks:TURN_TASK"},
+        gym_envs={"EasyComeEasyGoTurn-v0": "envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv"},
     )
 )

@@ -2,12 +2,14 @@
 
 It isolates the game's freeze/re-roll decision (see ../shared/rules, "Task environments"). Two faces over
 the same engine functions: ``EasyComeEasyGoTurnEnv`` (one Gymnasium env, injectable dice) and
-``EasyComeEasyGoTurnGames`` (N turns stepped in the batched engine's numba loops, behind SB3's ``VecEnv``
-protocol; ``EasyComeEasyGoTurnVecEnv`` is its SB3 ``VecEnv`` twin, importing stable-baselines3 when first used).
-All give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains on them with no glue code.
+``EasyComeEasyGoTurnGames`` (N turns stepped in the shared batched loops, ``envs.common.batch_loops``, behind SB3's
+``VecEnv`` protocol; ``EasyComeEasyGoTurnVecEnv`` is its SB3 ``VecEnv`` twin, importing stable-baselines3 when first
+used). All give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains on them with no glue code.
 
-Chance stream: values (when drawn per episode) then dice, from one generator seeded by ``reset(seed)``;
-with the same seed a 1-game vec env plays the same turns as the single env.
+Chance stream: values (when drawn per episode) then dice, from one generator seeded by ``reset(seed)``: each
+roll of the vec env draws ``integers(0, 6, size=(n, 4))`` for the n turns about to roll (each using the faces
+of the dice it rolls), so with the same seed a 1-game vec env plays the same turns as the single env, whose
+seeded dice draw ``integers(0, 6, 4)`` per roll.
 """
 
 from __future__ import annotations
@@ -17,16 +19,18 @@ from typing import Any, Literal
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from numba import njit
 from pydantic import Field, model_validator
 
-from envs.common.batching import LegalDiscrete
+from envs.common import batch_loops as L
+from envs.common.batching import LegalDiscrete, check_num_envs
 from envs.common.config import GameConfig, validate_config
+from envs.common.contract import PLAYING, TERMINATED
 from envs.common.dice import DiceSource, SeededDice
 from envs.common.table import check_faces, coerce_action, dice_source
 from envs.common.vec_games import BatchedTaskGames, sb3_names
 
 from . import engine as E
-from .batched import MODE_TURN, GameBatch
 from .turn_encoding import TURN_OBS_SIZE, encode_turn_observation
 
 __all__ = [
@@ -191,8 +195,135 @@ class EasyComeEasyGoTurnEnv(gymnasium.Env):
         return {"action_mask": self._mask(), "prize_values": self.prize_values.copy()}
 
 
+# --- the vectorised turn task: the shared batched loops with the turn's start, end and observation
+
+
+@njit(inline="always")
+def _new_turn(state, head):
+    E.init_turn_state(state, head[0])  # head = [variant]
+
+
+@njit(inline="always")
+def _turn_status(state):
+    return TERMINATED if state[E.PHASE] == E.PHASE_OVER else PLAYING
+
+
+@njit(inline="always")
+def _nothing(state, out):
+    """The loops' final rewards (paid by ``_act`` from the turn's prize values instead)."""
+
+
+@njit(inline="always")
+def _no_observation(state, seat, out):
+    """The loops' terminal observation (written by ``_act``, which knows the turn's prize values)."""
+
+
+@njit(inline="always")
+def _faces(state, words, outcome):
+    outcome[:] = words  # the turn task draws faces 0..5 directly (its stream predates the contract's words)
+
+
+@njit(cache=True)
+def _start(states, head):
+    return L.start(states, head, _new_turn, E.chance_words)
+
+
+@njit(cache=True)
+def _act(states, actions, active, head, rewards, done, final_rewards, final_obs, final_states, pot, values, scaled):
+    """``L.act``, then each ended turn's reward (the value of its prize) and terminal observation."""
+    needy = L.act(states, actions, active, head, rewards, done, final_rewards, final_obs, final_states, pot,
+                  E.to_act, E.is_legal, E.apply_action, _turn_status, _nothing, _no_observation, _new_turn,
+                  E.chance_words, L.no_potentials)  # fmt: skip
+    for b in range(states.shape[0] if needy >= 0 else 0):
+        if done[b]:
+            prize = final_states[b, E.LAST_PRIZE]
+            rewards[b, 0] = values[b, prize] if prize >= 0 else 0.0
+            encode_turn_observation(final_states[b], scaled[b], final_obs[b, 0])
+    return needy
+
+
+@njit(cache=True)
+def _chance(states, faces, outcome, head, rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.chance(states, faces, outcome, head, rewards, done, final_rewards, final_obs, final_states, pot,
+                    _faces, E.apply_outcome, _turn_status, _nothing, _no_observation, _new_turn, E.chance_words,
+                    L.no_potentials)  # fmt: skip
+
+
+@njit(cache=True)
+def _encode(states, scaled, obs, masks):
+    for b in range(states.shape[0]):
+        E.legal_mask(states[b], 0, masks[b])
+        encode_turn_observation(states[b], scaled[b], obs[b])
+
+
+class _TurnCore:
+    """N turns' buffers, prize values and chance stream around the kernels: the core ``BatchedTaskGames`` steps."""
+
+    def __init__(self, num_envs: int, config: TurnTaskConfig, seed: int | None) -> None:
+        self.num_envs = n = check_num_envs(num_envs)
+        self.config = config
+        self.rng = np.random.default_rng(seed)
+        self.states = np.zeros((n, E.STATE_SIZE), dtype=np.int32)
+        self.obs = np.zeros((n, TURN_OBS_SIZE), dtype=np.float32)
+        self.masks = np.zeros((n, E.NUM_ACTIONS), dtype=np.int8)
+        self.rewards = np.zeros((n, 1), dtype=np.float32)
+        self.done = np.zeros(n, dtype=np.int8)
+        self.final_obs = np.zeros((n, 1, TURN_OBS_SIZE), dtype=np.float32)
+        self.final_states = np.zeros((n, E.STATE_SIZE), dtype=np.int32)
+        head = np.array([int(config.four_of_a_kind_is_two_pairs)], dtype=np.int32)
+        self._buffers = (head, self.rewards, self.done, np.zeros((n, 1)), self.final_obs, self.final_states,
+                         np.zeros((2, 1)))  # fmt: skip
+        self._outcome = np.zeros(E.NUM_DICE, dtype=np.int64)
+        drawn = config.value_distribution is not None  # else fixed values, set once (drawing them takes no chance)
+        self.values = np.zeros((n, E.NUM_PRIZES)) if drawn else config.draw_values(self.rng, n)
+        self.scaled = self.values / config.value_scale
+        self._all = np.ones(n, dtype=np.bool_)
+        self._started = False
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        needy = _start(self.states, self._buffers[0])
+        self._new_values(np.arange(self.num_envs))
+        self._roll(needy)
+        self.done[:] = 0
+        self.rewards[:] = 0.0
+        self._started = True
+
+    def step(self, actions: Any) -> np.ndarray:
+        """One action per turn; the indices of the turns that ended (already restarted and rolled)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},) (one per game), got {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers in 0..{E.NUM_ACTIONS - 1}, got dtype {a.dtype}")
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        needy = _act(self.states, a, self._all, *self._buffers, self.values, self.scaled)
+        if needy < 0:
+            b = -needy - 1
+            raise ValueError(f"game {b}: action {int(a[b])} is illegal; legal actions: "
+                             f"{np.flatnonzero(self.masks[b]).tolist()}")  # fmt: skip
+        ended = np.flatnonzero(self.done)
+        self._new_values(ended)
+        self._roll(needy)
+        return ended
+
+    def _new_values(self, games: np.ndarray) -> None:
+        if self.config.value_distribution is not None and games.size:
+            self.values[games] = self.config.draw_values(self.rng, games.size)
+            self.scaled[games] = self.values[games] / self.config.value_scale
+
+    def _roll(self, needy: int) -> None:
+        while needy:
+            faces = self.rng.integers(0, E.NUM_FACES, size=(needy, E.NUM_DICE))
+            needy = _chance(self.states, faces, self._outcome, *self._buffers)
+        _encode(self.states, self.scaled, self.obs, self.masks)
+
+
 class EasyComeEasyGoTurnGames(BatchedTaskGames):
-    """N turn-task games stepped together in numba (the batched engine's loops); finished turns restart.
+    """N turn-task games stepped together in numba (the shared batched loops); finished turns restart.
 
     SB3 conventions: ``step`` -> obs (N, 86), rewards (N,), dones (N,), infos (``terminal_observation``,
     ``episode`` and ``prize`` for finished turns); ``action_masks()`` -> (N, 24) bool, and
@@ -209,15 +340,7 @@ class EasyComeEasyGoTurnGames(BatchedTaskGames):
         **config_overrides: Any,
     ) -> None:
         self.config = cfg = validate_config(TurnTaskConfig, config, **config_overrides)
-        core = GameBatch(
-            num_envs,
-            MODE_TURN,
-            variant=cfg.four_of_a_kind_is_two_pairs,
-            values=None if cfg.value_distribution is not None else np.asarray(cfg.prize_values),
-            value_scale=cfg.value_scale,
-            value_sampler=cfg.draw_values if cfg.value_distribution is not None else None,
-            seed=seed,
-        )
+        core = _TurnCore(num_envs, cfg, seed)
         self._init_core(core, spaces.Box(0.0, 1.0, (TURN_OBS_SIZE,), np.float32), spaces.Discrete(E.NUM_ACTIONS))
 
     @property

@@ -1,27 +1,35 @@
-"""PettingZoo AEC face of Extra!: the players still playing decide on each throw one after another.
+"""PettingZoo faces of Extra!: the generic contract envs (``envs.common.game_aec``, ``game_parallel``) with the
+game's dice interface.
 
-The engine keeps the round simultaneous: a choice is only recorded until every player still playing has
-chosen, so a later player never sees an earlier player's choice on the same throw. Within a round the
-players are asked in seat order.
+AEC: the players still playing decide on each throw one after another, in seat order; the engine keeps the round
+simultaneous (a choice is only recorded until every player has chosen). A player who checks a last EXTRA box is
+terminated at once but stays in ``agents`` until the game ends, so that a ``"win"`` reward, known only when
+everyone has finished, reaches them. Parallel: every player still playing decides at once; a finisher leaves
+``agents`` in that step.
 
-A player who checks a last EXTRA box is terminated at once (``terminations`` True, no more turns) but stays
-in ``agents`` until the game ends, so that a ``"win"`` reward, known only when everyone has finished, can
-reach them; then every player steps out with ``step(None)`` in seat order.
+Chance: by default the contract's seeded chance (``envs.common.chance.SeededChance``: one block of five random
+words per throw), the stream the batched engine (``envs.common.game_batch.BatchedGame``) draws, so with the same
+seed a 1-game batch plays the same game. ``dice`` may be any source with ``roll(k)`` (``envs.common.dice``), e.g.
+a rulebook example's exact dice: one ``roll(5)`` per throw.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
-from envs.common.table import AECBookkeeping, wrap_classic
+from envs.common.chance import DiceChance
+from envs.common.dice import DiceSource
+from envs.common.game_aec import GameAEC
+from envs.common.game_parallel import GameParallel
+from envs.common.table import wrap_classic
 
 from . import engine as E
-from .table import ExtraTable
+from .config import ExtraConfig
+from .game import EXTRA
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -29,47 +37,25 @@ def env(**kwargs: Any) -> AECEnv:
     return wrap_classic(raw_env(**kwargs))
 
 
-class raw_env(ExtraTable, AECBookkeeping, AECEnv, EzPickle):
+class _Dice:
+    """The ``dice=`` argument of both faces, as the contract's chance source."""
+
+    def __init__(
+        self, config: ExtraConfig | dict[str, Any] | None = None, dice: DiceSource | None = None,
+        render_mode: str | None = None, **config_overrides: Any,
+    ) -> None:  # fmt: skip
+        chance = None if dice is None else DiceChance(dice, E.NUM_FACES, E.NUM_DICE, EXTRA.title)
+        super().__init__(EXTRA, config, chance, render_mode, **config_overrides)  # type: ignore[call-arg]
+
+    @property
+    def dice(self) -> DiceSource | None:
+        """The ``dice`` given (None: the contract's seeded chance)."""
+        return getattr(self.chance, "dice", None)
+
+
+class raw_env(_Dice, GameAEC):
     """Extra! for 1-6 players; agents ``player_0..``; see README.md for every slot and id."""
 
-    metadata = {**ExtraTable.metadata, "is_parallelizable": False}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game; ``seed`` reseeds the dice so it and every later unseeded reset are reproducible."""
-        self._new_game(seed)
-        self._start_episode()
-        self.agent_selection = self._next_to_act()
-        self._update_infos()
-
-    def step(self, action: Any) -> None:
-        if self._dead_step_taken(action):
-            return
-        agent = self.agent_selection
-        action = self._coerce_action(action)
-        self._check_legal(agent, action)
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        if self._play(self._seat[agent], action):
-            for a in self.agents:
-                seat = self._seat[a]
-                newly = self._finished(seat) and not self.terminations[a]
-                self.terminations[a] = self.terminations[a] or newly
-                if self._reward_mode == E.REWARD_SCORE:
-                    self.rewards[a] = self._step_reward(seat, newly)
-            if self._game_over() and self._reward_mode == E.REWARD_WIN:
-                for a in self.agents:
-                    self.rewards[a] = self._reward(self._seat[a])
-        self._accumulate_rewards()
-        self.agent_selection = self.agents[0] if self._game_over() else self._next_to_act()
-        self._update_infos()
-        if self.render_mode == "human":
-            self.render()
-
-    def _next_to_act(self) -> str:
-        for seat in range(self.config.num_players):
-            if E.must_act(self.engine_state, seat):
-                return self.possible_agents[seat]
-        raise AssertionError("unreachable: a decision node has a player to act")
-
-    def _update_infos(self) -> None:
-        self.infos = {a: self._info(self._seat[a]) for a in self.agents}
+class parallel_env(_Dice, GameParallel):
+    """Extra! for 1-6 players with simultaneous decisions; see README.md for every slot and id."""

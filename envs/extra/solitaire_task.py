@@ -1,38 +1,37 @@
 """The solitaire task: one player plays Extra! alone; reward = final score / 100, at the end (or, with
 ``shaping``, each step's score change / 100: the same sum, a denser signal for training).
 
-The natural single-agent benchmark of the game (rules/extra.md, "Task environments"). Two faces over the same
-engine: ``ExtraSolitaireEnv`` (one Gymnasium env, injectable dice, built on the PettingZoo faces' table so
-errors and infos read the same) and ``ExtraSolitaireGames`` (N games stepped in the batched engine's numba
-loops, behind SB3's ``VecEnv`` protocol; ``ExtraSolitaireVecEnv`` is its SB3 ``VecEnv`` twin, importing
-stable-baselines3 when first used). All give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains with no glue.
-
-Observation: the engine's observation for one player (``observation_size(1)`` = 125 floats; layout in
-README.md). Chance: one generator seeded by ``reset(seed)``; a 1-game vec env replays the single env.
+The natural single-agent benchmark of the game (rules/extra.md, "Task environments"): the generic one-seat envs
+(``envs.common.game_seat``) with one player and no opponents, the task's config translated to the game's.
+``ExtraSolitaireEnv`` is one Gymnasium env (injectable dice, infos with the sheet); ``ExtraSolitaireGames`` N
+games in one batched engine behind SB3's ``VecEnv`` protocol (``ExtraSolitaireVecEnv``: its SB3 twin, importing
+stable-baselines3 when first used). Both give ``action_masks()`` so sb3-contrib's ``MaskablePPO`` trains with no
+glue. Observation: the engine's for one player (``observation_size(1)`` = 125 floats; layout in README.md).
+Chance: one generator seeded by ``reset(seed)``; a 1-game vec env replays the single env.
 """
 
 from __future__ import annotations
 
+import copy
+import weakref
 from typing import Any
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 from pydantic import Field
 
-from envs.common.batching import LegalDiscrete
 from envs.common.config import GameConfig, validate_config
 from envs.common.dice import DiceSource
-from envs.common.vec_games import BatchedTaskGames, sb3_names
+from envs.common.game_batch import BatchedGame
+from envs.common.game_seat import SeatEnv, SeatGames
+from envs.common.table import check_faces, check_seed, dice_source, reseed
+from envs.common.vec_games import StepReturn, sb3_names
 
 from . import engine as E
-from .batched import ExtraBatchCore, final_scores
 from .config import ExtraConfig, ExtraSheet
-from .table import ExtraTable
+from .game import EXTRA
 
 __all__ = ["ExtraSolitaireEnv", "ExtraSolitaireGames", "SolitaireConfig"]
-
-AGENT = "player_0"
 
 
 class SolitaireConfig(GameConfig):
@@ -51,18 +50,65 @@ class SolitaireConfig(GameConfig):
         )
 
 
-def _spaces(config: ExtraConfig) -> spaces.Box:
-    bound = E.observation_bound(config.sheet.penalty, config.sheet.points)
-    return spaces.Box(-bound, bound, (E.observation_size(1),), np.float32)
+class _Throws:
+    """The single env's chance stream (its batch's ``rng``): a seeded generator's words, or injected dice, whose
+    faces are the words (the engine's ``draw_outcome`` takes word mod 6).
+
+    The generic env restarts an ended game at once, but nobody plays that game before ``reset()``, which starts
+    another: so a restarted game's first throw is not drawn (``reset`` draws it). The stream is then the 1-game vec
+    env's, whose restarted game is its next one, and a script is not spent on a throw nobody sees.
+    """
+
+    def __init__(self, dice: DiceSource | None, batch: BatchedGame) -> None:
+        self.dice, self._trusted = None, True
+        if dice is not None:
+            self.dice, self._trusted = dice_source(dice, E.NUM_FACES, E.NUM_DICE, EXTRA.title)
+        self.rng = np.random.default_rng()
+        self._batch = weakref.ref(batch)  # not a strong one: the batch's snapshots deep-copy its rng, not itself
+        self.resetting = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_batch": self._batch()}  # pickled with its batch (pickle keeps the cycle)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._batch = weakref.ref(state["_batch"])
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Throws:
+        """A copy reading the copied batch if the batch is being copied too (a copied env), else this one's (a
+        snapshot of the stream)."""
+        twin = copy.copy(self)
+        memo[id(self)] = twin
+        twin.dice, twin.rng = copy.deepcopy(self.dice, memo), copy.deepcopy(self.rng, memo)
+        batch = self._batch()
+        twin._batch = weakref.ref(memo.get(id(batch), batch))
+        return twin
+
+    def seed(self, seed: int | None) -> None:
+        """Reseed (``None``: continue the stream); injected dice: a seedable source is reseeded, a script not."""
+        if self.dice is not None:
+            reseed(self.dice, seed)
+        elif check_seed(seed) is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def integers(self, low: int, high: int, size: tuple[int, int], dtype: Any) -> np.ndarray:
+        if not self.resetting and self._batch().states[0, E.ROUND] == 0:
+            return np.zeros(size, dtype=dtype)  # the restarted game's first throw: reset() draws it
+        if self.dice is None:
+            return self.rng.integers(low, high, size=size, dtype=dtype)
+        rolled = self.dice.roll(E.NUM_DICE)
+        faces = rolled if self._trusted else check_faces(rolled, E.NUM_DICE, E.NUM_FACES)
+        return np.asarray(faces, dtype=dtype).reshape(size)
 
 
-class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
+class ExtraSolitaireEnv(SeatEnv):
     """Extra! solitaire as a Gymnasium env: ``Discrete(45)`` masked actions, reward = final score / 100
     (at the end; with ``shaping`` spread over the steps as score changes / 100).
 
-    ``info["action_mask"]`` / ``action_masks()`` give the legal actions; ``info`` also has ``score``, ``round``,
-    ``dice``, ``extra_numbers``. ``dice`` (e.g. ``ScriptedDice``, one ``roll(5)`` per throw) replaces the
-    seeded dice. Render modes ``"ansi"`` and ``"rgb_array"`` (the PettingZoo faces' views).
+    ``info["action_mask"]`` / ``action_masks()`` give the legal actions; ``info`` also has ``round``, ``dice``,
+    ``score``, ``extra_numbers``, ``finished`` and ``last_action`` (at the end: of the final sheet, with the seat
+    env's ``final_rewards`` and ``final_state``). ``dice`` (e.g. ``ScriptedDice``, one ``roll(5)`` per throw)
+    replaces the seeded dice. Render modes ``"ansi"`` and ``"rgb_array"``.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
@@ -75,66 +121,63 @@ class ExtraSolitaireEnv(ExtraTable, gymnasium.Env):
         **config_overrides: Any,
     ) -> None:
         self.task_config = validate_config(SolitaireConfig, config, **config_overrides)
-        self._injected = dice is not None
-        self._setup(self.task_config.game_config(), dice, render_mode)
-        self.observation_space = _spaces(self.config)
-        self.action_space = LegalDiscrete(E.NUM_ACTIONS, self._mask, env=self)
-        self._over = False
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        super().__init__(EXTRA, None, self.task_config.game_config())
+        self.config: ExtraConfig = self.core.config
+        self.render_mode = render_mode
+        self.core.batch.rng = _Throws(dice, self.core.batch)
+        self._final: np.ndarray | None = None
+
+    @property
+    def dice(self) -> DiceSource | None:
+        """The injected dice (``None``: seeded by ``reset(seed)``)."""
+        return self.core.batch.rng.dice
+
+    @property
+    def engine_state(self) -> np.ndarray:
+        """The game's engine state (read-only); once it has ended, its final state until the next ``reset``."""
+        return self._final if self._final is not None else self.core.batch.states[0]
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """A new game; ``seed`` reseeds the dice so it and every later unseeded reset are reproducible."""
-        super().reset(seed=seed)
-        if not self._injected:
-            self.dice.rng = self.np_random  # one stream, reseeded by seed (Gymnasium's np_random)
-        self.action_space.game_started(seed)  # reproducible action_space.sample() rollouts too
-        self._new_game(seed if self._injected else None)
-        self.agents = [AGENT]
-        self._over = False
-        return self._observe(), self._task_info()
+        throws = self.core.batch.rng  # read each time: a failed step's undo restores a copy
+        throws.seed(seed)
+        self._final = None
+        throws.resetting = True
+        try:
+            obs, info = super().reset(options=options)  # the throws are seeded, not the batch
+        finally:
+            throws.resetting = False
+        gymnasium.Env.reset(self, seed=seed)
+        self.action_space.game_started(seed)
+        return obs, self._with_sheet(info)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        if not self._has_reset:
-            raise RuntimeError("Extra! solitaire: step() before reset(): call reset() to start a game")
-        if self._over:
-            raise RuntimeError("Extra! solitaire: the game is over: call reset() for a new one")
-        action = self._coerce_action(action)
-        try:
-            self._check_legal(AGENT, action)
-        except ValueError as exc:
-            raise ValueError(f"Extra! solitaire, seat {AGENT}: {exc}") from None
-        self._play(0, action)
-        self._over = self._game_over()
-        reward = self._step_reward(0, self._over)
-        if self.render_mode == "human":
-            self.render()
-        return self._observe(), reward, self._over, False, self._task_info()
+        obs, reward, terminated, truncated, info = super().step(action)
+        if terminated or truncated:
+            self._final = info["final_state"]
+        return obs, reward, terminated, truncated, self._with_sheet(info)
 
-    def action_masks(self) -> np.ndarray:
-        """Legal actions as bools (sb3-contrib MaskablePPO convention); all False once the game is over."""
-        return self._mask().astype(bool)
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "ansi":
+            return EXTRA.render_ansi(self.config, self.engine_state)
+        if self.render_mode == "rgb_array":
+            return EXTRA.render_rgb(self.config, self.engine_state)
+        return None
 
-    def _mask(self) -> np.ndarray:
-        mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
-        E.legal_mask(self.engine_state, 0, mask)
-        return mask
-
-    def _observe(self) -> np.ndarray:
-        return self.observe(AGENT)["observation"]
-
-    def _task_info(self) -> dict[str, Any]:
-        info = self._info(0)
-        info["action_mask"] = self._mask()
-        return info
+    def _with_sheet(self, info: dict[str, Any]) -> dict[str, Any]:
+        state = self.engine_state
+        return {**EXTRA.info(self.config, state), **EXTRA.seat_info(self.config, state, 0), **info}
 
 
-class ExtraSolitaireGames(BatchedTaskGames):
-    """N solitaire games stepped together in numba (the batched engine); finished games restart at once.
+class ExtraSolitaireGames(SeatGames):
+    """N solitaire games in one batched engine; finished games restart at once.
 
     SB3 conventions: ``step`` -> obs (N, 125), rewards (N,) (final score / 100 when a game ends, else 0; with
-    ``shaping`` each step's score change / 100),
-    dones (N,), infos (for finished games ``terminal_observation``, ``score`` and ``episode``);
-    ``action_masks()`` -> (N, 45) bool, and ``env_method("action_masks")`` gives the per-game rows
-    sb3-contrib's ``MaskablePPO`` stacks.
+    ``shaping`` each step's score change / 100), dones (N,), infos (for finished games ``terminal_observation``,
+    ``score``, ``final_state`` and ``episode``); ``action_masks()`` -> (N, 45) bool, and
+    ``env_method("action_masks")`` gives the per-game rows sb3-contrib's ``MaskablePPO`` stacks.
     """
 
     def __init__(
@@ -144,23 +187,15 @@ class ExtraSolitaireGames(BatchedTaskGames):
         seed: int | None = None,
         **config_overrides: Any,
     ) -> None:
-        self.config = validate_config(SolitaireConfig, config, **config_overrides)
-        core = ExtraBatchCore(num_envs, self.config.game_config(), seed)
-        self._init_core(core, _spaces(core.config), spaces.Discrete(E.NUM_ACTIONS))
+        task_config = validate_config(SolitaireConfig, config, **config_overrides)
+        super().__init__(EXTRA, num_envs, None, task_config.game_config(), seed=seed)
+        self.config = task_config
 
-    def step_async(self, actions: np.ndarray) -> None:
-        """Actions (N,) or (N, 1) (one seat)."""
-        actions = np.asarray(actions)
-        super().step_async(actions[:, 0] if actions.shape == (self.num_envs, 1) else actions)
-
-    def _obs(self) -> np.ndarray:
-        return self._core.obs[:, 0]
-
-    def _masks(self) -> np.ndarray:
-        return self._core.masks[:, 0]
-
-    def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
-        return [{"score": int(score)} for score in final_scores(self._core.final_states[ended], 1)[:, 0]]
+    def step_wait(self) -> StepReturn:
+        obs, rewards, dones, infos = super().step_wait()
+        for i in np.flatnonzero(dones):
+            infos[i]["score"] = int(E.score(infos[i]["final_state"], 0))
+        return obs, rewards, dones, infos
 
 
 __getattr__ = sb3_names(__name__, ExtraSolitaireGames)  # ExtraSolitaireVecEnv

@@ -123,6 +123,13 @@ class raw_env(DiceTable, AECBookkeeping, AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
+    def state(self) -> np.ndarray:
+        """A copy of the engine state (every slot): what planning agents read, ``agent.act(obs, mask,
+        state=env.state(), seat=)``, and a global state for centralised critics."""
+        if not self._has_reset:
+            raise RuntimeError(f"{self._game_name}: state() before reset(): call reset() first")
+        return self.engine_state.copy()
+
     # --- internals
 
     def _resolve_chance(self, k: int) -> None:

@@ -77,7 +77,8 @@ START_TOTAL = FIRST_DONE + MAX_PLAYERS  # MAX_PLAYERS start roll totals: -1 out 
 TOUCHED = START_TOTAL + MAX_PLAYERS  # MAX_SQUARES flags: the squares the last throw touched
 BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
 PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn passed by rule 5 (it never got to act)
-STATE_SIZE = PASSED + MAX_PLAYERS
+SHAPING = PASSED + MAX_PLAYERS  # 1: the contract's faces pay shaped rewards (config ``shaping``)
+STATE_SIZE = SHAPING + 1
 
 DEFAULT_DIE_BITS = float_bits(1.27)  # the config's default die (for states rebuilt without a config)
 LANDING_KEYS = 2**62  # landing keys are 0..LANDING_KEYS-1 (``sample_landing`` runs SplitMix64 from one)
@@ -95,6 +96,13 @@ def observation_size(num_players: int, rows: int, cols: int) -> int:
 
 
 # --- squares
+
+
+@njit(cache=True, inline="always")
+def _at(i: int) -> np.uint64:
+    """An array index as unsigned, for hot loops: numba then drops its negative-index wraparound, whose per-read
+    select turns a vectorised loop's contiguous reads into gathers (a mask took 2-3x as long)."""
+    return np.uint64(i)
 
 
 @njit(cache=True, inline="always")
@@ -166,7 +174,7 @@ def needs_landing(state: np.ndarray) -> bool:
     return state[PHASE] == PHASE_THROW
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_start_roll(state: np.ndarray, faces: np.ndarray) -> None:
     """The current contender's start roll (faces 0..5). When every contender has rolled, the highest starts;
     the players tied on the highest roll again."""
@@ -195,6 +203,16 @@ def apply_start_roll(state: np.ndarray, faces: np.ndarray) -> None:
         state[PHASE] = PHASE_THROW
 
 
+@njit(cache=True, inline="always")
+def _touch_die(x: float, y: float, die_size: float, rows: int, cols: int, out: np.ndarray) -> None:
+    """``out[s] = 1`` for every square the die with lower corner ``(x, y)`` overlaps with positive area."""
+    c0, r0 = int(np.floor(x)), int(np.floor(y))
+    c1, r1 = int(np.ceil(x + die_size)) - 1, int(np.ceil(y + die_size)) - 1
+    for r in range(max(r0, 0), min(r1, rows - 1) + 1):
+        for c in range(max(c0, 0), min(c1, cols - 1) + 1):
+            out[r * cols + c] = 1
+
+
 @njit(cache=True)
 def touched_squares(corners: np.ndarray, die_size: float, rows: int, cols: int, out: np.ndarray) -> None:
     """``out[s] = 1`` for every square a die overlaps with positive area.
@@ -203,19 +221,20 @@ def touched_squares(corners: np.ndarray, die_size: float, rows: int, cols: int, 
     """
     out[: rows * cols] = 0
     for i in range(corners.shape[0]):
-        x, y = corners[i, 0], corners[i, 1]
-        c0, r0 = int(np.floor(x)), int(np.floor(y))
-        c1, r1 = int(np.ceil(x + die_size)) - 1, int(np.ceil(y + die_size)) - 1
-        for r in range(max(r0, 0), min(r1, rows - 1) + 1):
-            for c in range(max(c0, 0), min(c1, cols - 1) + 1):
-                out[r * cols + c] = 1
+        _touch_die(corners[i, 0], corners[i, 1], die_size, rows, cols, out)
+
+
+@njit(cache=True, inline="always")
+def _overlap(xa: float, ya: float, xb: float, yb: float, die_size: float) -> bool:
+    """Two dice with lower corners ``(xa, ya)`` and ``(xb, yb)`` overlap with positive area."""
+    return abs(xa - xb) < die_size and abs(ya - yb) < die_size
 
 
 @njit(cache=True)
 def dice_overlap(corners: np.ndarray, k: int, die_size: float) -> bool:
     """True if die ``k`` overlaps (with positive area) any of dice ``0..k-1``: that landing is drawn again."""
     for j in range(k):
-        if abs(corners[k, 0] - corners[j, 0]) < die_size and abs(corners[k, 1] - corners[j, 1]) < die_size:
+        if _overlap(corners[k, 0], corners[k, 1], corners[j, 0], corners[j, 1], die_size):
             return True
     return False
 
@@ -258,17 +277,37 @@ def largest_die(rows: int, cols: int) -> float:
 
 
 @njit(cache=True, inline="always")
-def _draw_die(x: np.uint64, k: int, high_x: float, high_y: float, die_size: float, corners: np.ndarray):
-    """Draw die ``k``'s corner until it overlaps no earlier die, at most ``MAX_LANDING_DRAWS`` times: (next
-    generator word, whether it found room). The default sheet needs a few draws at most."""
-    for _ in range(MAX_LANDING_DRAWS):
+def _landing(key: int, die_size: float, rows: int, cols: int):
+    """``sample_landing`` on scalars: the three lower corners ``(x0, y0, x1, y1, x2, y2)``, drawn exactly as the
+    docstring there says (no array: the batched engine lands a throw per game and step). Die 0 never overlaps an
+    earlier die, so its first draw stands."""
+    x = np.uint64(key)
+    high_x, high_y = cols - die_size, rows - die_size
+    for _ in range(MAX_THROW_DRAWS):
         x, u = _splitmix(x)
-        corners[k, 0] = u * high_x
+        x0 = u * high_x
         x, u = _splitmix(x)
-        corners[k, 1] = u * high_y
-        if not dice_overlap(corners, k, die_size):
-            return x, True
-    return x, False
+        y0 = u * high_y
+        x1 = y1 = 0.0
+        placed = False
+        for _ in range(MAX_LANDING_DRAWS):
+            x, u = _splitmix(x)
+            x1 = u * high_x
+            x, u = _splitmix(x)
+            y1 = u * high_y
+            if not _overlap(x1, y1, x0, y0, die_size):
+                placed = True
+                break
+        if not placed:
+            continue  # no room left beside the die already placed: throw all three again
+        for _ in range(MAX_LANDING_DRAWS):
+            x, u = _splitmix(x)
+            x2 = u * high_x
+            x, u = _splitmix(x)
+            y2 = u * high_y
+            if not (_overlap(x2, y2, x0, y0, die_size) or _overlap(x2, y2, x1, y1, die_size)):
+                return x0, y0, x1, y1, x2, y2
+    raise ValueError("sample_landing: three dice found no room without overlapping (see engine.dice_always_fit)")
 
 
 @njit(cache=True)
@@ -278,34 +317,36 @@ def sample_landing(key: int, die_size: float, rows: int, cols: int, corners: np.
     ``MAX_LANDING_DRAWS`` failed draws of one die (the first two left too little room) the whole throw is drawn
     again, continuing the same stream. Never returns overlapping dice: on a sheet ``dice_always_fit`` accepts
     every draw ends; elsewhere, after ``MAX_THROW_DRAWS`` whole throws, a ValueError."""
-    x = np.uint64(key)
-    high_x, high_y = cols - die_size, rows - die_size
-    for _ in range(MAX_THROW_DRAWS):
-        placed = 0
-        while placed < NUM_DICE:
-            x, ok = _draw_die(x, placed, high_x, high_y, die_size, corners)
-            if not ok:
-                break  # no room left beside the dice already placed: throw all three again
-            placed += 1
-        if placed == NUM_DICE:
-            return
-    raise ValueError("sample_landing: three dice found no room without overlapping (see engine.dice_always_fit)")
+    x0, y0, x1, y1, x2, y2 = _landing(key, die_size, rows, cols)
+    corners[0, 0], corners[0, 1] = x0, y0
+    corners[1, 0], corners[1, 1] = x1, y1
+    corners[2, 0], corners[2, 1] = x2, y2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray) -> None:
     """A throw of the player to move: faces 0..5 and the 0/1 touched flags of the ``rows * cols`` squares.
 
     A re-throw that is not higher than the previous one forces a cross-off (rule 9; decided before rule 5, as
     its points never count); a throw touching only filled squares passes the turn (rule 5); else the player decides.
     """
+    _throw(state, faces, touched, 0)
+
+
+@njit(cache=True, inline="always")
+def _throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray, offset: int) -> None:
+    """``apply_throw`` with the flags at ``touched[offset:]`` (a contract outcome is faces and flags in one array;
+    no slice, so no array view for numba to reference-count per game)."""
     squares = state[ROWS] * state[COLS]
     total = NUM_DICE
     for i in range(NUM_DICE):
         state[DICE + i] = faces[i] + 1
         total += faces[i]
-    for s in range(squares):
-        state[TOUCHED + s] = touched[s]
+    any_open = False
+    for s in range(squares):  # one branch-free pass: copy the flags, note an open square
+        flag = touched[_at(offset + s)]
+        state[_at(TOUCHED + s)] = flag
+        any_open |= (flag != 0) & (state[_at(BOARD + s)] == EMPTY)
     state[TOTAL] = total
     if state[PREVIOUS] > 0 and total <= state[PREVIOUS]:
         if own_live_count(state, state[CURRENT]) > 0:
@@ -313,10 +354,9 @@ def apply_throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray) -> No
         else:
             _end_turn(state, EVENT_NOT_HIGHER, -1)
         return
-    for s in range(squares):
-        if touched[s] and state[BOARD + s] == EMPTY:
-            state[PHASE] = PHASE_DECIDE
-            return
+    if any_open:
+        state[PHASE] = PHASE_DECIDE
+        return
     _end_turn(state, EVENT_ALL_FILLED, -1)
 
 
@@ -324,10 +364,15 @@ def apply_throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray) -> No
 
 
 @njit(cache=True, inline="always")
+def _beats_not(code: int, seat: int, total: int) -> bool:
+    """``code`` is an uncrossed opponent number that ``total`` does not beat (branch-free)."""
+    return (code > BLOCKED) & ((code & _CROSSED) == 0) & (owner(code) != seat) & ((code & 31) >= total)
+
+
+@njit(cache=True, inline="always")
 def _beaten_by(state: np.ndarray, seat: int, square: int, total: int) -> bool:
     """An uncrossed opponent number in ``square`` that ``total`` does not beat."""
-    code = state[BOARD + square]
-    return code > BLOCKED and (code & _CROSSED) == 0 and owner(code) != seat and (code & 31) >= total
+    return _beats_not(state[BOARD + square], seat, total)
 
 
 @njit(cache=True, inline="always")
@@ -350,11 +395,66 @@ def _open(state: np.ndarray, square: int) -> bool:
     return (state[TOUCHED + square] != 0) & (state[BOARD + square] == EMPTY)  # &, not "and": 6x faster masks
 
 
+# Sheets of at most 64 squares (the default 8 x 8 among them) are also read as bitboards: bit s is square s.
+BITBOARD_SQUARES = 64
+_LEFT_EDGE = np.array([sum(1 << s for s in range(0, 64, max(cols, 1))) for cols in range(MAX_SIDE + 1)],
+                      dtype=np.uint64)  # fmt: skip
+"""``_LEFT_EDGE[cols]``: the bits of column 0 (``s % cols == 0``) on a bitboard."""
+
+
+@njit(cache=True, inline="always")
+def _sheet_bits(state: np.ndarray, seat: int, total: int, squares: int) -> tuple[np.uint64, np.uint64]:
+    """A bitboard sheet's open squares, and the squares whose uncrossed opponent number ``total`` does not beat:
+    one branch-free pass."""
+    open_bits = np.uint64(0)
+    beaten = np.uint64(0)
+    for s in range(squares):
+        code = state[_at(BOARD + s)]
+        bit = np.uint64(s)
+        open_bits |= np.uint64((state[_at(TOUCHED + s)] != 0) & (code == EMPTY)) << bit
+        beaten |= np.uint64(_beats_not(code, seat, total)) << bit
+    return open_bits, beaten
+
+
+@njit(cache=True, inline="always")
+def _writable_bits(open_bits: np.uint64, beaten: np.uint64, cols: int) -> np.uint64:
+    """The open squares with no beaten number beside them (``write_allowed`` on a bitboard): shifting by ``cols``
+    moves a row to the next or previous one, by 1 a column, masked at the side edges."""
+    left = _LEFT_EDGE[cols]
+    right = left << np.uint64(cols - 1)
+    shift = np.uint64(cols)
+    one = np.uint64(1)
+    beside = (beaten << shift) | (beaten >> shift) | ((beaten << one) & ~left) | ((beaten >> one) & ~right)
+    return open_bits & ~beside
+
+
+@njit(cache=True, inline="always")
+def _bits_to_array(bits: np.uint64, squares: int, out: np.ndarray, offset: int) -> None:
+    """``out[offset + s]`` = bit ``s`` of a bitboard, for every square."""
+    for s in range(squares):
+        out[_at(offset + s)] = (bits >> np.uint64(s)) & np.uint64(1)
+
+
+@njit(cache=True, inline="always")
+def _span(lo: int, hi: int) -> np.uint64:
+    """Bits ``lo..hi`` (``0 <= lo``, ``hi <= 63``; none if ``lo > hi``)."""
+    return ((np.uint64(2) << np.uint64(hi)) - np.uint64(1)) & ~((np.uint64(1) << np.uint64(lo)) - np.uint64(1))
+
+
+@njit(cache=True, inline="always")
+def _die_bits(x: float, y: float, die_size: float, rows: int, cols: int) -> np.uint64:
+    """``_touch_die`` on a bitboard sheet, branch-free: the die's columns as bits, times one bit per row it
+    covers (rows are ``cols`` bits apart, so the product has no carries)."""
+    c0, r0 = max(int(np.floor(x)), 0), max(int(np.floor(y)), 0)
+    c1, r1 = min(int(np.ceil(x + die_size)) - 1, cols - 1), min(int(np.ceil(y + die_size)) - 1, rows - 1)
+    return _span(c0, c1) * (_LEFT_EDGE[cols] & _span(r0 * cols, r1 * cols))
+
+
 @njit(cache=True, inline="always")
 def _may_cross(state: np.ndarray, seat: int, square: int) -> bool:
     """``seat``'s own uncrossed number, which a forced cross-off may take."""
     code = state[BOARD + square]
-    return _live(code) and owner(code) == seat
+    return (code > BLOCKED) & ((code & _CROSSED) == 0) & (owner(code) == seat)
 
 
 @njit(cache=True, inline="always")
@@ -366,10 +466,28 @@ def _to_decide(state: np.ndarray, seat: int) -> bool:
 @njit(cache=True, inline="always")
 def can_write_somewhere(state: np.ndarray) -> bool:
     seat, total = state[CURRENT], state[TOTAL]
-    for s in range(state[ROWS] * state[COLS]):
+    squares = state[ROWS] * state[COLS]
+    if squares <= BITBOARD_SQUARES:
+        open_bits, beaten = _sheet_bits(state, seat, total, squares)
+        return _writable_bits(open_bits, beaten, state[COLS]) != 0
+    for s in range(squares):
         if _open(state, s) and write_allowed(state, seat, s, total):
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _writes_or_blocks(state: np.ndarray, seat: int, mask: np.ndarray, squares: int, total: int) -> None:
+    """``legal_mask``'s writes, or its blocks when no touched square allows writing, one square at a time (a
+    sheet too large for a bitboard)."""
+    any_write = False
+    for s in range(squares):
+        if _open(state, s) and write_allowed(state, seat, s, total):
+            mask[s] = 1
+            any_write = True
+    if not any_write:
+        for s in range(squares):
+            mask[squares + s] = _open(state, s)
 
 
 @njit(cache=True)
@@ -378,27 +496,27 @@ def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
     mask[:] = 0
     if not _to_decide(state, seat):
         return
-    squares = state[ROWS] * state[COLS]
+    rows, cols = state[ROWS], state[COLS]
+    squares = rows * cols
     if state[PHASE] == PHASE_CROSS:
         for s in range(squares):
-            if _may_cross(state, seat, s):
-                mask[2 * squares + s] = 1
+            mask[_at(2 * squares + s)] = _may_cross(state, seat, s)
         return
     total = state[TOTAL]
-    any_write = False
-    for s in range(squares):
-        if _open(state, s) and write_allowed(state, seat, s, total):
-            mask[s] = 1
-            any_write = True
-    if not any_write:  # blocking only when no touched square allows writing
-        for s in range(squares):
-            if _open(state, s):
-                mask[squares + s] = 1
+    if squares <= BITBOARD_SQUARES:
+        open_bits, beaten = _sheet_bits(state, seat, total, squares)
+        writable = _writable_bits(open_bits, beaten, cols)
+        if writable:
+            _bits_to_array(writable, squares, mask, 0)
+        else:  # blocking only when no touched square allows writing
+            _bits_to_array(open_bits, squares, mask, squares)
+    else:
+        _writes_or_blocks(state, seat, mask, squares, total)
     if state[FIRST_DONE + seat]:  # the first throw counts
         mask[3 * squares] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
     """``legal_mask(...)[action] == 1``, without building the mask (the same predicates, one action)."""
     squares = state[ROWS] * state[COLS]
@@ -416,7 +534,14 @@ def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
     return not can_write_somewhere(state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _cross_opponent(state: np.ndarray, seat: int, square: int) -> None:
+    """Cross off an opponent's number in ``square`` (a crossed one stays as it is; no branch on the code)."""
+    code = state[BOARD + square]
+    state[BOARD + square] = code | (_CROSSED * ((code > BLOCKED) & (owner(code) != seat)))
+
+
+@njit(cache=True, inline="always")
 def apply_action(state: np.ndarray, seat: int, action: int) -> None:
     """Play ``seat``'s *legal* action (check with ``is_legal``: ``seat`` is the player to move)."""
     rows, cols = state[ROWS], state[COLS]
@@ -434,16 +559,16 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> None:
         state[BOARD + s] = BLOCKED
         event = EVENT_BLOCKED
     else:
-        total = state[TOTAL]
-        state[BOARD + s] = number_code(seat, total)
+        state[BOARD + s] = number_code(seat, state[TOTAL])
         r, c = s // cols, s % cols
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            rr, cc = r + dr, c + dc
-            if 0 <= rr < rows and 0 <= cc < cols:
-                t = rr * cols + cc
-                code = state[BOARD + t]
-                if _live(code) and owner(code) != seat:
-                    state[BOARD + t] = code | _CROSSED
+        if r > 0:
+            _cross_opponent(state, seat, s - cols)
+        if r < rows - 1:
+            _cross_opponent(state, seat, s + cols)
+        if c > 0:
+            _cross_opponent(state, seat, s - 1)
+        if c < cols - 1:
+            _cross_opponent(state, seat, s + 1)
         event = EVENT_WROTE
     if line_filled(state):
         state[FIRST_DONE + seat] = 1
@@ -486,26 +611,33 @@ def last_turn_seat(state: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def _any_full_line(state: np.ndarray, lines: int, length: int, line_step: int, square_step: int) -> bool:
-    """True if one of ``lines`` lines (squares ``i * line_step + j * square_step``, j < ``length``) has no
-    empty square: rows are (rows, cols, cols, 1), columns (cols, rows, 1, cols)."""
-    for i in range(lines):
-        full = True
-        for j in range(length):
-            if state[BOARD + i * line_step + j * square_step] == EMPTY:
-                full = False
-                break
-        if full:
-            return True
-    return False
-
-
-@njit(cache=True)
 def line_filled(state: np.ndarray) -> bool:
-    """The game's end: a full row or a full column (``END_ROW_OR_COLUMN``), or both (``END_ROW_AND_COLUMN``)."""
+    """The game's end: a full row or a full column (``END_ROW_OR_COLUMN``), or both (``END_ROW_AND_COLUMN``).
+
+    One branch-free pass: each row's filled squares as bits; a full row is all ones, a full column a bit that
+    every row has."""
     rows, cols = state[ROWS], state[COLS]
-    full_row = _any_full_line(state, rows, cols, cols, 1)
-    full_col = _any_full_line(state, cols, rows, 1, cols)
+    squares = rows * cols
+    line = np.uint64((1 << cols) - 1)
+    full_row = False
+    columns = line
+    if squares <= BITBOARD_SQUARES:
+        board = np.uint64(0)
+        for s in range(squares):
+            board |= np.uint64(state[_at(BOARD + s)] != EMPTY) << np.uint64(s)
+        for r in range(rows):
+            filled = (board >> np.uint64(r * cols)) & line
+            full_row |= filled == line
+            columns &= filled
+    else:
+        for r in range(rows):
+            base = BOARD + r * cols
+            filled = np.uint64(0)
+            for c in range(cols):
+                filled |= np.uint64(state[_at(base + c)] != EMPTY) << np.uint64(c)
+            full_row |= filled == line
+            columns &= filled
+    full_col = columns != 0
     if state[END_MODE] == END_ROW_AND_COLUMN:
         return full_row and full_col
     return full_row or full_col
@@ -515,12 +647,15 @@ def line_filled(state: np.ndarray) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _own_live(code: int, seat: int) -> bool:
+    return (code > BLOCKED) & ((code & _CROSSED) == 0) & (owner(code) == seat)
+
+
+@njit(cache=True, inline="always")
 def own_live_count(state: np.ndarray, seat: int) -> int:
     n = 0
     for s in range(state[ROWS] * state[COLS]):
-        code = state[BOARD + s]
-        if _live(code) and owner(code) == seat:
-            n += 1
+        n += _own_live(state[_at(BOARD + s)], seat)
     return n
 
 
@@ -528,16 +663,20 @@ def own_live_count(state: np.ndarray, seat: int) -> int:
 def own_live_sum(state: np.ndarray, seat: int) -> int:
     n = 0
     for s in range(state[ROWS] * state[COLS]):
-        code = state[BOARD + s]
-        if _live(code) and owner(code) == seat:
-            n += value_of(code)
+        code = state[_at(BOARD + s)]
+        n += (code & 31) * _own_live(code, seat)
     return n
 
 
 @njit(cache=True, inline="always")
 def rank_key(state: np.ndarray, seat: int) -> int:
-    """Uncrossed numbers first, their sum breaks ties (a sum stays below 2048 unless 114+ numbers survive)."""
-    return own_live_count(state, seat) * 2048 + own_live_sum(state, seat)
+    """Uncrossed numbers first, their sum breaks ties (a sum stays below 2048 unless 114+ numbers survive):
+    ``own_live_count * 2048 + own_live_sum``, in one pass."""
+    key = 0
+    for s in range(state[ROWS] * state[COLS]):
+        code = state[_at(BOARD + s)]
+        key += (2048 + (code & 31)) * _own_live(code, seat)
+    return key
 
 
 @njit(cache=True)
@@ -562,20 +701,57 @@ def potentials(state: np.ndarray, out: np.ndarray) -> None:
     the game pays ``final_reward - potential``, so a player's return is still its final +-1 (or 0)."""
     n = state[NUM_PLAYERS]
     squares = state[ROWS] * state[COLS]
-    counts = np.zeros(MAX_PLAYERS, dtype=np.int32)
+    counts = 0  # 8 bits per seat (at most 144 numbers), no scratch array
     for s in range(squares):
-        code = state[BOARD + s]
-        if code > BLOCKED and (code & _CROSSED) == 0:
-            counts[owner(code)] += 1
+        code = state[_at(BOARD + s)]
+        counts += np.int64(_live(code)) << (8 * (owner(code) & 3))
     for seat in range(n):
         best = 0
         for other in range(n):
-            if other != seat and counts[other] > best:
-                best = counts[other]
-        out[seat] = (counts[seat] - best) / squares
+            if other != seat:
+                best = max(best, (counts >> (8 * other)) & 255)
+        out[seat] = (((counts >> (8 * seat)) & 255) - best) / squares
+
+
+@njit(cache=True, inline="always")
+def shaping_potentials(state: np.ndarray, out: np.ndarray) -> None:
+    """The contract's shaping hook: ``potentials`` with ``shaping`` on, else 0 (``envs.common.batch_loops``)."""
+    if state[SHAPING]:
+        potentials(state, out)
+    else:
+        out[:] = 0.0
 
 
 # --- observation
+
+
+_SCALED = np.array([v / MAX_TOTAL for v in range(32)], dtype=np.float32)  # a number's channel value, v / 18
+
+
+@njit(cache=True, inline="always")
+def _encode_sheet(state: np.ndarray, seat: int, obs: np.ndarray, n: int, squares: int, started: bool) -> int:
+    """The per-square channels (``encode_observation``) in one branch-free pass; returns every relative seat's
+    uncrossed numbers, 8 bits each (at most 144). Inlined with a constant ``n`` so the seat channels unroll."""
+    channels = 4 + n
+    touched_on = np.int32(1) if started else np.int32(0)
+    zero = np.float32(0.0)
+    counts = 0
+    for s in range(squares):
+        code = state[_at(BOARD + s)]
+        base = s * channels
+        number = code > BLOCKED
+        live = number & ((code & _CROSSED) == 0)
+        obs[_at(base)] = np.float32(code == EMPTY)
+        obs[_at(base + 1)] = np.float32(code == BLOCKED)
+        obs[_at(base + 2)] = np.float32(state[_at(TOUCHED + s)] * touched_on)
+        obs[_at(base + 3)] = np.float32(number & ((code & _CROSSED) != 0))
+        rel = owner(code) - seat  # empty and blocked: owner -1, any rel in 0..n-1 (live is False there)
+        rel += n if rel < 0 else 0
+        value = _SCALED[code & 31] if live else zero
+        for k in range(n):
+            obs[_at(base + 4 + k)] = value if k == rel else zero
+        counts += np.int64(live) << (8 * (rel & 3))
+    return counts
 
 
 @njit(cache=True)
@@ -584,30 +760,20 @@ def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars, ending with each
     seat's rule-5 flag (a passed turn changes nothing else a player could see).
 
-    One pass writing every slot (no clearing pass, counts gathered on the way): the batched engine encodes
-    every game at every step, so this loop is most of its time."""
+    One branch-free pass writing every slot (no clearing pass, no scratch array, counts gathered on the way): the
+    batched engine encodes every game at every step, so this loop is most of its time."""
     n = state[NUM_PLAYERS]
     squares = state[ROWS] * state[COLS]
-    channels = 4 + n
     started = state[PHASE] != PHASE_START
-    counts = np.zeros(MAX_PLAYERS, dtype=np.int32)
-    for s in range(squares):
-        code = state[BOARD + s]
-        base = s * channels
-        obs[base] = 1.0 if code == EMPTY else 0.0
-        obs[base + 1] = 1.0 if code == BLOCKED else 0.0
-        obs[base + 2] = state[TOUCHED + s] if started else 0
-        live = code > BLOCKED and (code & _CROSSED) == 0
-        obs[base + 3] = 1.0 if code > BLOCKED and not live else 0.0
-        for rel in range(n):
-            obs[base + 4 + rel] = 0.0
-        if live:
-            rel = owner(code) - seat
-            if rel < 0:
-                rel += n
-            obs[base + 4 + rel] = (code & 31) / MAX_TOTAL
-            counts[rel] += 1
-    k = squares * channels
+    if n == 2:
+        counts = _encode_sheet(state, seat, obs, 2, squares, started)
+    elif n == 3:
+        counts = _encode_sheet(state, seat, obs, 3, squares, started)
+    elif n == 4:
+        counts = _encode_sheet(state, seat, obs, 4, squares, started)
+    else:
+        counts = _encode_sheet(state, seat, obs, n, squares, started)
+    k = squares * (4 + n)
     phase = state[PHASE]
     to_move = state[CURRENT] == seat and phase != PHASE_OVER and started
     mover = state[CURRENT] - seat
@@ -622,7 +788,7 @@ def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     obs[k + 6] = mover / n if started else 0.0
     obs[k + 7] = state[TURN] / max(state[MAX_TURNS], 1)
     for rel in range(n):
-        obs[k + 8 + rel] = counts[rel] / squares
+        obs[k + 8 + rel] = ((counts >> (8 * rel)) & 255) / squares
         obs[k + 8 + n + rel] = state[PASSED + (seat + rel) % n]
 
 
@@ -637,27 +803,31 @@ def sizes(config) -> Sizes:
 
 
 def header(config) -> np.ndarray:
-    """The rule knobs ``init_state`` writes into a state: players, sheet, end rule, turn limit, die size.
-
-    ``shaping`` is refused: the contract pays final rewards only (``rewards``), so the generic faces would silently
-    drop it; Yay!'s own faces (``envs.yay_v0``, ``BatchedYay``, the seat env) pay it."""
-    if config.shaping:
-        raise NotImplementedError(
-            "Yay!: 'shaping' is not on the game contract (its faces pay final rewards only); use envs.yay_v0.env(), "
-            "envs.yay.batched.BatchedYay or YayVsOpponents-v0 for shaped rewards"
-        )
-    return np.array([*config.engine_args()], dtype=np.int32)
+    """The rule knobs ``init_state`` writes into a state: players, sheet, end rule, turn limit, die size, shaping
+    (the generic faces pay its shaped rewards through ``shaping_potentials``)."""
+    return np.array([*config.engine_args(), int(config.shaping)], dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
 def init_state(state: np.ndarray, head: np.ndarray) -> None:
     start_game(state, head[0], head[1], head[2], head[3], head[4], head[5])
+    state[SHAPING] = head[6]
 
 
 @njit(cache=True, inline="always")
 def die_size_of(state: np.ndarray) -> float:
-    """The die's side in squares, from the header's float32 bits (as float64: one compiled landing for all)."""
-    return np.float64(state[DIE_SIZE : DIE_SIZE + 1].view(np.float32)[0])
+    """The die's side in squares, from the header's float32 bits (as float64: one compiled landing for all).
+
+    Decoded arithmetically (exact for every finite float32) rather than through an array view, which numba would
+    reference-count per game."""
+    bits = np.int64(state[DIE_SIZE]) & 0xFFFFFFFF
+    exponent = (bits >> 23) & 0xFF
+    mantissa = bits & 0x7FFFFF
+    if exponent == 0:  # zero or subnormal
+        value = np.ldexp(np.float64(mantissa), -149)
+    else:
+        value = np.ldexp(np.float64(mantissa | 0x800000), exponent - 150)
+    return -value if bits >> 31 else value
 
 
 @njit(cache=True, inline="always")
@@ -686,8 +856,16 @@ def status(state: np.ndarray) -> int:
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
     """``final_reward`` of every seat: +1 a winner (a shared win too), -1 the others, 0 mid-game or truncated."""
     out[:] = 0.0
-    for seat in range(state[NUM_PLAYERS]):
-        out[seat] = final_reward(state, seat)
+    if state[PHASE] != PHASE_OVER or state[TRUNCATED]:
+        return
+    n = state[NUM_PLAYERS]
+    best = 0
+    for seat in range(n):  # every seat's rank_key once (final_reward would recount the others' for each seat)
+        key = rank_key(state, seat)
+        out[seat] = key  # < 2**19: exact in any float
+        best = max(best, key)
+    for seat in range(n):
+        out[seat] = 1.0 if out[seat] == best else -1.0
 
 
 @njit(cache=True, inline="always")
@@ -714,14 +892,24 @@ def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> N
     for i in range(NUM_DICE):
         outcome[i] = words[i] % NUM_FACES
     rows, cols = state[ROWS], state[COLS]
-    touched = outcome[NUM_DICE : NUM_DICE + rows * cols]
+    squares = rows * cols
     if not needs_landing(state):
-        touched[:] = 0
+        for s in range(squares):
+            outcome[_at(NUM_DICE + s)] = 0
         return
     die_size = die_size_of(state)
-    corners = np.empty((NUM_DICE, 2))
-    sample_landing(words[NUM_DICE] % LANDING_KEYS, die_size, rows, cols, corners)
-    touched_squares(corners, die_size, rows, cols, touched)
+    x0, y0, x1, y1, x2, y2 = _landing(words[NUM_DICE] % LANDING_KEYS, die_size, rows, cols)
+    if squares <= BITBOARD_SQUARES:
+        bits = _die_bits(x0, y0, die_size, rows, cols)
+        bits |= _die_bits(x1, y1, die_size, rows, cols)
+        bits |= _die_bits(x2, y2, die_size, rows, cols)
+        _bits_to_array(bits, squares, outcome, NUM_DICE)
+        return
+    touched = outcome[NUM_DICE : NUM_DICE + squares]
+    touched[:] = 0
+    _touch_die(x0, y0, die_size, rows, cols, touched)
+    _touch_die(x1, y1, die_size, rows, cols, touched)
+    _touch_die(x2, y2, die_size, rows, cols, touched)
 
 
 @njit(cache=True, inline="always")
@@ -745,9 +933,9 @@ def check_outcome(state: np.ndarray, outcome: np.ndarray) -> int:
 def apply_outcome(state: np.ndarray, outcome: np.ndarray) -> None:
     """A start roll (the faces) or a throw (the faces and the touched flags)."""
     if needs_landing(state):
-        apply_throw(state, outcome[:NUM_DICE], outcome[NUM_DICE:])
+        _throw(state, outcome, outcome, NUM_DICE)
     else:
-        apply_start_roll(state, outcome[:NUM_DICE])
+        apply_start_roll(state, outcome)  # reads the three faces only
 
 
 @njit(cache=True)

@@ -130,16 +130,17 @@ def batch_start(states, head):
 
 
 @njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states):
-    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, E.to_act,
-                 E.is_legal, E.apply_action, E.status, E.rewards, E.observe, E.init_state, E.chance_words)  # fmt: skip
+def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
+                 E.to_act, E.is_legal, E.apply_action, E.status, E.rewards, E.observe, E.init_state,
+                 E.chance_words, E.shaping_potentials)  # fmt: skip
 
 
 @njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states,
+def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
                     E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
-                    E.chance_words)  # fmt: skip
+                    E.chance_words, E.shaping_potentials)  # fmt: skip
 
 
 @njit(cache=True)
@@ -174,6 +175,8 @@ YAY = register_game(
         explain_outcome=explain_outcome,
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
+        table_agent="agents.yay.benchmarks:table_agent",
+        seat_stats="agents.yay.benchmarks:seat_stats",
         kernels=sys.modules[__name__].__name__,
         classic="envs.yay_v0",
         action_help=lambda config: action_help(config.rows, config.cols),

@@ -1,0 +1,177 @@
+"""The benchmarks an evaluation recipe can run: every game's ``tables`` and ``round_robin``, and a game's own.
+
+Why here: "play these agents against each other and report win rates with intervals" is the same for every game
+(``agents.play.play_games`` reads the engine's final rewards), so it is written once; a game declares any
+benchmark of its own in its spec (``GameSpec.benchmarks``: section name -> ``"module:BENCHMARK"``), and how its
+agents sit at a full table (``GameSpec.table_agent``) and what else a table reports per seat
+(``GameSpec.seat_stats``). No game is named here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import numpy as np
+from pydantic import AfterValidator, Field
+
+from agents.base import Agent
+from agents.recipes import Seed
+from agents.stats import table_win_shares, wilson_ci
+from envs.common.config import ConfigError, GameConfig
+
+__all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "benchmarks_of", "hook"]
+
+Result = tuple[str, str, list[dict[str, Any]]]  # (title, plot kind: "percent" / "score" / "win_rate" / "table", rows)
+Players = Callable[[dict[str, Any]], dict[str, Agent]]  # a game config -> the agents that play it there
+
+
+def _no_player_count(config: dict[str, Any]) -> dict[str, Any]:
+    if "num_players" in config:
+        raise ValueError("'config.num_players' is set by the benchmark itself (player_counts, or 2 for a round "
+                         "robin); remove it")  # fmt: skip
+    return config
+
+
+GameKeys = Annotated[dict[str, Any], AfterValidator(_no_player_count)]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """One kind of recipe section: its model, how it runs (``run(game, name, section, players)``) and (``check``)
+    the game configs it will build, checked before anything runs. ``named``: the section maps names to several
+    runs; ``kinds``: the agent kinds it seats (None: every agent of the game, at a table)."""
+
+    section: type[GameConfig]
+    run: Callable[[str, str, Any, Players], list[Result]]
+    check: Callable[[str, Any], None]
+    named: bool = False
+    kinds: tuple[str, ...] | None = None
+
+
+def hook(game: str, name: str) -> Callable[..., Any] | None:
+    """The spec's ``"module:function"`` hook ``name`` (``table_agent``, ``seat_stats``), imported, or None."""
+    from envs.common.contract import game_spec
+
+    target = getattr(game_spec(game), name)
+    if target is None:
+        return None
+    module, attr = target.split(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _check_config(game: str, where: str, config: dict[str, Any]) -> None:
+    from agents.recipes import section
+    from envs.common.contract import game_spec
+
+    section(where, game_spec(game).config, config)
+
+
+# --- tables: mixed P-player tables, seats drawn from the agents
+
+
+class TablesSection(GameConfig):
+    config: GameKeys = Field(default_factory=dict, description="the game's config keys other than num_players")
+    player_counts: list[Annotated[int, Field(ge=2, le=6)]] = Field(default_factory=lambda: [2, 4], min_length=1)
+    games: int = Field(4000, ge=1, le=10**8, description="games per player count; seats drawn from the agents")
+    seed: Seed = 0
+
+
+def _check_tables(game: str, section: TablesSection) -> None:
+    for n in section.player_counts:
+        _check_config(game, f"tables.config (at {n} players)", {**section.config, "num_players": n})
+
+
+def run_tables(game: str, name: str, section: TablesSection, players: Players) -> list[Result]:
+    """Each agent's win share (a k-way tie for the best final reward gives each 1/k: equals all get 1 / P)."""
+    from agents.play import play_games
+
+    stats = hook(game, "seat_stats")
+    out = []
+    for n in section.player_counts:
+        config = {**section.config, "num_players": n}
+        seated = players(config)
+        if len(seated) < 2:
+            raise ConfigError(f"[tables] {n}-player tables need at least two agents that can play them")
+        names, pool = list(seated), list(seated.values())
+        seat_agents = np.random.default_rng(section.seed + n).integers(0, len(pool), size=(section.games, n))
+        result = play_games(game, seat_agents, pool, config, section.seed + n)
+        per_seat = stats(result["final_states"], n) if stats else {}
+        rows = table_win_shares(names, seat_agents, result["final_rewards"], result["seconds"], per_seat)
+        out.append((f"{n}-player tables (seats drawn from the agents): win share", "win_rate", rows))
+    return out
+
+
+# --- round robin: every ordered pair of agents, 2 players
+
+
+class RoundRobinSection(GameConfig):
+    config: GameKeys = Field(default_factory=dict, description="the game's config keys other than num_players")
+    games_per_seating: int = Field(2000, ge=1, le=10**8)
+    seed: Seed = 0
+
+
+def run_round_robin(game: str, name: str, section: RoundRobinSection, players: Players) -> list[Result]:
+    """Every ordered pair of distinct agents (so both seatings): seat 0's win rate, then each agent's overall."""
+    from tqdm import tqdm
+
+    from agents.play import play_games
+
+    config = {**section.config, "num_players": 2}
+    seated = players(config)
+    if len(seated) < 2:
+        raise ConfigError("[round_robin] needs at least two agents that can play the game")
+    pairs = list(itertools.permutations(seated, 2))
+    rows = []
+    for k, (first, second) in enumerate(tqdm(pairs, desc="round robin", leave=False)):
+        games = section.games_per_seating
+        result = play_games(game, np.tile([0, 1], (games, 1)), [seated[first], seated[second]], config,
+                            section.seed + k)  # fmt: skip
+        wins = (result["final_rewards"] > 0).sum(axis=0)
+        rate, low, high = wilson_ci(int(wins[0]), games)
+        rows.append({"seat_0": first, "seat_1": second, "games": games, "seat_0_wins": int(wins[0]),
+                     "seat_1_wins": int(wins[1]), "seat_0_win_rate": rate, "ci_low": low, "ci_high": high,
+                     "truncated": int(result["truncated"].sum()),
+                     "games_per_second": games / result["seconds"]})  # fmt: skip
+    return [("round robin, 2 players, both seatings: win rate", "win_rate", overall_win_rates(rows)),
+            ("round robin by seating: seat 0's win rate", "table", rows)]  # fmt: skip
+
+
+def overall_win_rates(game_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each agent's wins over all its 2-player games (both seats, every opponent), with a Wilson interval."""
+    wins: dict[str, float] = {}
+    games: dict[str, int] = {}
+    seconds: dict[str, float] = {}
+    for r in game_rows:
+        n = r["games"]
+        for seat, won in ((r["seat_0"], r["seat_0_wins"]), (r["seat_1"], r["seat_1_wins"])):
+            wins[seat] = wins.get(seat, 0) + won
+            games[seat] = games.get(seat, 0) + n
+            seconds[seat] = seconds.get(seat, 0.0) + n / r["games_per_second"]
+    out = []
+    for agent in wins:
+        rate, low, high = wilson_ci(wins[agent], games[agent])
+        out.append({"agent": agent, "win_rate": rate, "ci_low": low, "ci_high": high, "games": games[agent],
+                    "games_per_second": games[agent] / seconds[agent]})  # fmt: skip
+    return sorted(out, key=lambda r: -r["win_rate"])
+
+
+GENERIC = {
+    "tables": Benchmark(TablesSection, run_tables, _check_tables),
+    "round_robin": Benchmark(RoundRobinSection, run_round_robin,
+                             lambda game, s: _check_config(game, "round_robin.config", {**s.config, "num_players": 2})),
+}  # fmt: skip
+
+
+def benchmarks_of(game: str) -> dict[str, Benchmark]:
+    """The sections a recipe for ``game`` may have: the generic benchmarks and the game's own."""
+    from envs.common.contract import game_spec
+
+    out = dict(GENERIC)
+    for name, target in game_spec(game).benchmarks.items():
+        module, attr = target.split(":")
+        out[name] = getattr(importlib.import_module(module), attr)
+    return out

@@ -1,0 +1,200 @@
+"""What the PettingZoo faces of every contract game (AEC and Parallel) share, written once.
+
+Why: config and constructor checks, spaces, chance resolution, observing, rendering, copying and the error
+words are the same for every game and both faces; a game supplies only its engine and its words (``GameSpec``).
+Chance never reaches the agents: it is resolved on a copy of the state inside ``reset`` and ``step``, so a source
+that fails or returns a bad outcome changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .chance import ChanceSource, SeededChance
+from .config import validate_config
+from .contract import CHANCE, GameSpec, game_spec
+from .table import check_seed
+
+__all__ = ["GameTable"]
+
+
+class GameTable:
+    """The engine state of one game of a registered spec, and everything both PettingZoo faces do around it."""
+
+    _face = "AEC"
+
+    def __init__(
+        self, game: str | GameSpec, config: Any = None, chance: ChanceSource | None = None,
+        render_mode: str | None = None, **config_overrides: Any,
+    ) -> None:  # fmt: skip
+        self.spec = spec = game_spec(game)
+        self.config = validate_config(spec.config, config, **config_overrides)
+        modes = [m for m, f in (("ansi", spec.render_ansi), ("human", spec.render_ansi), ("rgb_array", spec.render_rgb))
+                 if f is not None]  # fmt: skip
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode {render_mode!r} is not one of None, {modes}")
+        if chance is not None and not callable(getattr(chance, "outcome", None)):
+            raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {chance!r}")
+        parallel = spec.dynamics == "simultaneous"
+        self.metadata = {"name": f"{spec.id}_v{spec.version}", "render_modes": modes, "is_parallelizable": parallel,
+                         "render_fps": spec.render_fps}  # fmt: skip
+        self.render_mode = render_mode
+        self.chance = chance if chance is not None else SeededChance()
+        self.sizes = sizes = spec.sizes(self.config)
+        self._header = np.asarray(spec.engine.header(self.config), dtype=np.int32)
+        self.possible_agents = [f"player_{i}" for i in range(sizes.num_players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": spec.observation_box(self.config),
+            "action_mask": spaces.Box(0, 1, (sizes.actions,), np.int8),
+        })  # fmt: skip
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, spaces.Discrete(sizes.actions))
+        self.state_space = spaces.Box(np.iinfo(np.int32).min, np.iinfo(np.int32).max, (sizes.state,), np.int32)
+        self.engine_state = np.zeros(sizes.state, dtype=np.int32)
+        self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
+        self._words = max(1, sizes.words)
+        self._kernels = spec.kernel_module()
+        self._help = spec.action_help(self.config) if spec.action_help else f"actions are 0..{sizes.actions - 1}"
+        self._final = np.zeros(sizes.num_players)
+        self._acting = np.zeros(sizes.num_players, dtype=np.int8)
+        self._has_reset = False
+        self.agents: list[str] = []
+
+    # --- the PettingZoo API both faces share
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe()")
+        if agent not in self._seat:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        obs = np.empty(self.sizes.observation, dtype=np.float32)
+        mask = np.empty(self.sizes.actions, dtype=np.int8)
+        self._kernels.aec_observe(self.engine_state, self._seat[agent], obs, mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The full engine state (every hidden and public slot): a global state for centralised critics."""
+        self._require_reset("state()")
+        return self.engine_state.copy()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= to the constructor")
+            return None
+        self._require_reset("render()")
+        if self.render_mode == "rgb_array":
+            return self.spec.render_rgb(self.config, self.engine_state)
+        text = self.spec.render_ansi(self.config, self.engine_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release: rendering draws off-screen."""
+
+    # --- copies, for planners and workers
+
+    def clone(self) -> GameTable:
+        """An independent copy continuing the same game (its chance source copied too)."""
+        return copy.deepcopy(self)
+
+    _SAVED = ("engine_state", "agents", "_has_reset")
+
+    def save_state(self) -> dict[str, Any]:
+        """Everything ``restore_state`` needs to put this env back where it is now (not the chance source)."""
+        return copy.deepcopy({k: getattr(self, k) for k in self._SAVED if hasattr(self, k)})
+
+    def restore_state(self, saved: dict[str, Any]) -> None:
+        for key, value in copy.deepcopy(saved).items():
+            setattr(self, key, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        out = self.__dict__.copy()  # functions in a spec do not pickle; the game's id and module do
+        out["spec"] = (self.spec.id, self.spec.kernels or self.spec.engine.__name__)
+        out["_kernels"] = None
+        return out
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        game, module = saved["spec"]
+        importlib.import_module(module)  # importing a game's module registers it (spawned workers too)
+        self.__dict__.update(saved)
+        self.spec = game_spec(game)
+        self._kernels = self.spec.kernel_module()
+
+    # --- internals
+
+    def _require_reset(self, what: str) -> None:
+        if not self._has_reset:
+            raise RuntimeError(f"{self.spec.title}: {what} before reset(): call reset() first")
+
+    def _new_state(self, seed: Any) -> tuple[np.ndarray, int]:
+        """A new game's state after its first chance events (``seed`` reseeds the chance source) and its to_act."""
+        seed = check_seed(seed)
+        if seed is not None:
+            reseed = getattr(self.chance, "seed", None)
+            if callable(reseed):
+                reseed(seed)
+        state = self.engine_state.copy()
+        self.spec.engine.init_state(state, self._header)
+        return state, self._resolve_chance(state)
+
+    def _resolve_chance(self, state: np.ndarray, seat: int | None = None) -> int:
+        """Chance events until a decision or the end, on ``state`` (a copy: a failing source changes nothing);
+        return ``to_act`` after them."""
+        E = self.spec.engine
+        check = not getattr(self.chance, "trusted", False)
+        seat = E.to_act(state) if seat is None else seat
+        chance_step = self._kernels.aec_chance
+        while seat == CHANCE:
+            try:
+                outcome = self.chance.outcome(E, state, self._outcome, self._words)
+            except Exception as exc:  # a bad value stays a ValueError / TypeError; anything else a RuntimeError
+                kind = type(exc) if isinstance(exc, ValueError | TypeError) else RuntimeError
+                raise kind(f"{self.spec.title}: the chance source failed ({type(exc).__name__}: {exc}); the game is "
+                           "unchanged") from exc  # fmt: skip
+            if check:
+                outcome = np.asarray(outcome, dtype=np.int32)
+                if outcome.shape != self._outcome.shape:
+                    raise ValueError(f"{self.spec.title}: a chance outcome has {self._outcome.shape[0]} values, got "
+                                     f"{outcome.shape}; the game is unchanged")  # fmt: skip
+                code = E.check_outcome(state, outcome)
+                if code != 0:
+                    why = self.spec.explain_outcome(self.config, int(code))
+                    raise ValueError(f"{self.spec.title}: chance outcome {outcome.tolist()} refused: {why}; the game "
+                                     "is unchanged")  # fmt: skip
+            seat = chance_step(state, outcome)
+        return int(seat)
+
+    def _acting_seats(self, state: np.ndarray) -> list[int]:
+        """The seats that decide now in a simultaneous game, in seat order."""
+        self.spec.engine.acting(state, self._acting)
+        return np.flatnonzero(self._acting).tolist()
+
+    def _infos(self, agents: list[str], to_act: int) -> dict[str, dict[str, Any]]:
+        """One info dict per agent (values built anew): ``to_act``, the game's table facts and its seat facts."""
+        spec, state = self.spec, self.engine_state
+        shared = {"to_act": to_act, **spec.info(self.config, state)} if spec.info is not None else {"to_act": to_act}
+        if spec.seat_info is None:
+            return {a: shared.copy() for a in agents}
+        return {a: {**shared, **spec.seat_info(self.config, state, self._seat[a])} for a in agents}
+
+    def _illegal_message(self, agent: str, seat: int, action: int) -> str:
+        mask = np.zeros(self.sizes.actions, dtype=np.int8)
+        self.spec.engine.legal_mask(self.engine_state, seat, mask)
+        words = self.spec.describe_action(self.config, action)
+        why = self.spec.explain_illegal(self.config, self.engine_state, seat, action)
+        legal = np.flatnonzero(mask).tolist()
+        return f"illegal action {action} ({words}) for {agent}: {why}. Legal action ids: {legal}"

@@ -1,0 +1,174 @@
+"""Extra! on the game contract: its spec (words, renderers, agents) and its batched kernels.
+
+Why here: the generic faces (``envs.common.game_aec``, ``game_parallel``, ``game_batch``, ``game_seat``) and every
+tool read the game from this one declaration; the rules stay in ``engine.py``. Extra! is simultaneous: every
+seat still playing decides on the same throw.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from envs.common import batch_loops as L
+from envs.common.contract import GameSpec, register_game
+
+from . import engine as E
+from .config import ExtraConfig
+from .render import render_ansi, render_rgb
+
+__all__ = ["ACTION_HELP", "EXTRA", "describe_action", "explain_illegal", "seat_info", "table_info"]
+
+ACTION_HELP = (
+    f"actions are 0..{E.NUM_ACTIONS - 1}: 9 * fifth die (0..4) + 3 * pairing (0..2) + EXTRA column (0..2); "
+    "pairing 0 = (1st,2nd)(3rd,4th), 1 = (1st,3rd)(2nd,4th), 2 = (1st,4th)(2nd,3rd) of the other four dice"
+)
+
+
+def describe_action(config: ExtraConfig | None, action: int, dice: list[int] | None = None) -> str:
+    """Human wording of an action id, e.g. ``pairs dice 0+1, 2+4; fifth die 3 -> EXTRA column 1``."""
+    e, p, c = E.decode_action(action)
+    a, b, x, y = (int(i) for i in E.PAIRINGS[e, p])
+    if dice is None:
+        return f"pairs dice {a}+{b}, {x}+{y}; fifth die {e} -> EXTRA column {c}"
+    return (
+        f"pairs {dice[a]}+{dice[b]}={dice[a] + dice[b]} and {dice[x]}+{dice[y]}={dice[x] + dice[y]} "
+        f"(dice {a}+{b}, {x}+{y}); fifth die {e} (a {dice[e]}) -> EXTRA column {c}"
+    )
+
+
+def explain_illegal(config: ExtraConfig | None, state: np.ndarray, seat: int, action: int) -> str:
+    """Why ``action`` is not allowed for ``seat`` now, in the rules' words."""
+    base = E.PLAYERS + seat * E.PLAYER_SIZE
+    if state[base + E.P_DONE]:
+        return f"player_{seat} has finished and makes no further decisions"
+    if not E.must_act(state, seat):
+        return f"player_{seat} has already decided on this throw"
+    dice = state[E.DICE : E.DICE + E.NUM_DICE].tolist()
+    numbers = state[base + E.P_NUMBER : base + E.P_NUMBER + E.NUM_COLUMNS].tolist()
+    e, _, c = E.decode_action(action)
+    rule = int(E.extra_rule(state, seat, e))
+    if rule == E.RULE_NOT_ALLOWED:
+        return f"the throw holds one of the EXTRA numbers {numbers}, so the fifth die must be one of those"
+    if rule == E.RULE_LUCKY:
+        return f"the throw holds none of the EXTRA numbers {numbers}: no EXTRA check, the column must be 0"
+    if rule == E.RULE_ANY_EMPTY:
+        empty = [j for j in range(E.NUM_COLUMNS) if numbers[j] == 0]
+        return f"{dice[e]} is a new EXTRA number and goes into an empty column {empty}, not column {c}"
+    return f"{dice[e]} is the EXTRA number of column {rule}, so the column must be {rule}"
+
+
+def table_info(config: ExtraConfig | None, state: np.ndarray) -> dict:
+    """What every agent's info holds: the round and the throw."""
+    return {"round": int(state[E.ROUND]), "dice": state[E.DICE : E.DICE + E.NUM_DICE].tolist()}
+
+
+def seat_info(config: ExtraConfig | None, state: np.ndarray, seat: int) -> dict:
+    """What one agent's info adds: its score, EXTRA numbers, whether it has finished, its last applied choice."""
+    base = E.PLAYERS + seat * E.PLAYER_SIZE
+    return {
+        "score": int(E.score(state, seat)),
+        "extra_numbers": state[base + E.P_NUMBER : base + E.P_NUMBER + E.NUM_COLUMNS].tolist(),
+        "finished": bool(state[base + E.P_DONE]),
+        "last_action": int(state[base + E.P_LAST]),
+    }
+
+
+def _bounds(config: ExtraConfig) -> tuple[float, float]:
+    bound = E.observation_bound(config.sheet.penalty, config.sheet.points)
+    return -bound, bound
+
+
+# --- batched kernels: the shared loops compiled (and cached) with this engine's functions
+
+
+@njit(cache=True)
+def batch_start(states, head):
+    return L.start(states, head, E.init_state, E.chance_words)
+
+
+@njit(cache=True)
+def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, seats):
+    return L.act_joint(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, seats,
+                       E.acting, E.is_legal, E.apply_action, E.status, E.rewards, E.step_rewards, E.observe,
+                       E.init_state, E.chance_words)  # fmt: skip
+
+
+@njit(cache=True)
+def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
+    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
+                    E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
+                    E.chance_words, L.no_potentials)  # fmt: skip
+
+
+@njit(inline="always")
+def encode_joint_all(states, obs, masks, seats, acting, observe_scratch, observe_all, legal_mask):
+    """``L.encode_joint`` with every seat of a game observed in one call, ``observe_all(state, obs[b], scratch)``, and
+    one ``observe_scratch(state)`` for the batch (all its games share a config): the proposed engine hook, kept
+    here until ``envs.common.batch_loops`` offers it. For Extra! the views share every sheet block and the
+    per-sheet gain table (``E.new_scratch``): 1.8x faster than ``observe`` seat by seat (measured, 2 players)."""
+    scratch = observe_scratch(states[0])
+    num_players = obs.shape[1]
+    for b in range(states.shape[0]):
+        state = states[b]
+        acting(state, seats[b])
+        observe_all(state, obs[b], scratch)
+        for s in range(num_players):
+            legal_mask(state, s, masks[b, s])  # the engine's mask is all zero for a seat that does not decide
+
+
+@njit(cache=True)
+def batch_encode(states, obs, masks, seats):
+    encode_joint_all(states, obs, masks, seats, E.acting, E.new_scratch, E.encode_observations, E.legal_mask)
+
+
+@njit(cache=True)
+def aec_act(state, seat, action):
+    return L.record_one(state, seat, action, E.is_legal, E.apply_action)
+
+
+@njit(cache=True)
+def aec_chance(state, outcome):
+    return L.chance_one(state, outcome, E.apply_outcome, E.to_act)
+
+
+@njit(cache=True)
+def aec_observe(state, seat, obs, mask):
+    E.observe(state, seat, obs)
+    E.legal_mask(state, seat, mask)  # all zero for a seat that does not decide now
+
+
+EXTRA = register_game(
+    GameSpec(
+        id="extra",
+        title="Extra!",
+        dynamics="simultaneous",
+        agents={
+            "extra_greedy": "agents.extra:GreedyAgent",
+            "extra_planner": "agents.extra:PlannerAgent",
+            "extra_expectimax": "agents.extra:ExpectimaxAgent",
+        },
+        config=ExtraConfig,
+        engine=E,
+        describe_action=describe_action,
+        explain_illegal=explain_illegal,
+        explain_outcome=lambda config, code: "a die shows a face 0..5 (the faces 1..6)",
+        render_ansi=lambda config, state: render_ansi(state),
+        render_rgb=lambda config, state: render_rgb(state),
+        benchmarks={"solitaire": "agents.extra.benchmarks:SOLITAIRE"},
+        table_agent="agents.extra.benchmarks:table_agent",
+        seat_stats="agents.extra.benchmarks:seat_stats",
+        kernels=sys.modules[__name__].__name__,
+        classic="envs.extra_v0",
+        action_help=lambda config: ACTION_HELP,
+        info=table_info,
+        seat_info=seat_info,
+        render_fps=1,
+        observation_bounds=_bounds,
+        bench_targets={"batched": 200.0},
+        tasks={"extra_solitaire": "agents.extra.tasks:SOLITAIRE_TASK"},
+        gym_envs={"ExtraSolitaire-v0": "envs.extra.solitaire_task:ExtraSolitaireEnv"},
+    )
+)
