@@ -18,7 +18,6 @@ from envs.common.game_batch import BatchedGame
 from envs.easy_come_easy_go import engine as EC
 from envs.extra import engine as EX
 from envs.yay import engine as YE
-from envs.yay.batched import BatchedYay
 
 B = 4096
 GAMES = 6 * B  # per case; each engine runs 8 or 9 cases: about 2 * 10^5 games per engine
@@ -73,8 +72,8 @@ def _count_ended(step: Callable[[], tuple[np.ndarray, np.ndarray]], games: int, 
 
 @pytest.mark.parametrize("max_turns", [1, 2, 5, 20])
 @pytest.mark.parametrize("policy", [random_legal, throw_again], ids=["random", "throw_again"])
-def test_yay_batched_engine_survives_short_games_and_ends_inside_throws(max_turns: int, policy: Policy) -> None:
-    batch = BatchedYay(B, max_turns=max_turns, seed=max_turns, copy=False)
+def test_batched_yay_survives_short_games_and_ends_inside_throws(max_turns: int, policy: Policy) -> None:
+    batch = BatchedGame("yay", B, max_turns=max_turns, seed=max_turns, copy=False)
     obs, masks, _ = batch.reset()
     rng = np.random.default_rng(max_turns)
     squares = YE.BOARD + np.arange(64)

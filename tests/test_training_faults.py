@@ -361,7 +361,7 @@ def test_an_sb3_path_that_is_not_a_model_is_named_by_evaluate(tmp_path: Path, ca
 
 
 def test_seat_envs_name_a_string_opponent_and_a_string_seat() -> None:
-    from envs.common.opponents import seat_opponents
+    from envs.common.seating import seat_opponents
 
     with pytest.raises(TypeError, match=r"not the name 'random'.*make_agent\('random'\)"):
         seat_opponents("random", 2, 0)

@@ -13,7 +13,7 @@ from agents.play import play_games
 from agents.yay import BEAT, YayGreedyAgent
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
-from envs.yay.batched import final_standings
+from envs.yay.engine import final_standings
 from tests.yay_scripts import (
     POSITION_CASES,
     ThrowAgain,

@@ -1,4 +1,5 @@
-"""Yay!'s batched engine: the same games as the AEC env, auto-reset, rewards from a recount, bad input."""
+"""Yay! on the generic batched engine (``BatchedGame("yay", ...)``): the same games as the AEC env, auto-reset,
+rewards from a recount, bad input."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ import numpy as np
 import pytest
 
 from envs import yay_v0
+from envs.common.game_batch import BatchedGame
 from envs.yay import engine as E
-from envs.yay.batched import BatchedYay
-from envs.yay.chance import SeededThrows
 from tests.yay_scripts import ThrowAgain
 
 CHANCE_ENDS = (E.EVENT_NOT_HIGHER, E.EVENT_ALL_FILLED)  # turns that end inside a throw, not at an action
@@ -27,16 +27,16 @@ CHANCE_ENDS = (E.EVENT_NOT_HIGHER, E.EVENT_ALL_FILLED)  # turns that end inside 
 def test_one_game_batch_replays_the_aec_env(seed: int, config: dict, again: float, games: int) -> None:
     """Same seed, same actions: the same observations, masks and rewards at every decision, over several games;
     ``again`` = how often the policy throws again when it may."""
-    env = yay_v0.raw_env(dice=SeededThrows(), **config)
+    env = yay_v0.raw_env(**config)
     env.reset(seed=seed)
-    batch = BatchedYay(1, seed=seed, **config)
+    batch = BatchedGame("yay", 1, seed=seed, **config)
     obs, masks, info = batch.reset()
     policy = ThrowAgain(again, seed)
     ended = in_chance = 0
     while ended < games:
         agent = env.agent_selection
         expected = env.observe(agent)
-        assert info["current_player"][0] == env.possible_agents.index(agent)
+        assert info["to_act"][0] == env.possible_agents.index(agent)
         np.testing.assert_array_equal(obs[0], expected["observation"])
         np.testing.assert_array_equal(masks[0], expected["action_mask"])
         action = int(policy.act_batch(obs, masks)[0])
@@ -56,7 +56,7 @@ def test_one_game_batch_replays_the_aec_env(seed: int, config: dict, again: floa
 
 
 def test_random_play_ends_games_with_rewards_matching_the_standings() -> None:
-    batch = BatchedYay(256, num_players=3, seed=1)
+    batch = BatchedGame("yay", 256, num_players=3, seed=1)
     obs, masks, _ = batch.reset()
     rng = np.random.default_rng(1)
     ended_games = 0
@@ -68,7 +68,7 @@ def test_random_play_ends_games_with_rewards_matching_the_standings() -> None:
         assert set(ended.tolist()) == set(np.flatnonzero(terminated | truncated).tolist())
         assert not truncated.any()
         for k, b in enumerate(ended.tolist()):
-            standings = [tuple(x) for x in info["final_standings"][k].tolist()]
+            standings = [tuple(x) for x in E.final_standings(info["final_state"], 3)[k].tolist()]
             best = max(standings)
             assert rewards[b].tolist() == [1.0 if s == best else -1.0 for s in standings]
             assert E.line_filled(info["final_state"][k])
@@ -79,14 +79,13 @@ def test_random_play_ends_games_with_rewards_matching_the_standings() -> None:
 
 
 def test_inactive_games_wait_and_bad_input_changes_nothing() -> None:
-    core = BatchedYay(8, seed=2)._core
-    core.reset()
-    masks = core.masks.copy()
+    core = BatchedGame("yay", 8, seed=2)
+    _, masks, _ = core.reset()
     legal = np.array([np.flatnonzero(m)[0] for m in masks])
     before = core.states.copy()
     bad = legal.copy()
     bad[5] = int(np.flatnonzero(masks[5] == 0)[0])
-    with pytest.raises(ValueError, match=r"game 5, player_\d: action \d+ is illegal; legal actions: \["):
+    with pytest.raises(ValueError, match=r"game 5, player_\d: action \d+ is illegal \(.*\); legal actions: \["):
         core.step(bad)
     with pytest.raises(ValueError, match=r"shape \(8,\)"):
         core.step(legal[:4])
@@ -99,11 +98,11 @@ def test_inactive_games_wait_and_bad_input_changes_nothing() -> None:
     changed = np.flatnonzero((core.states != before).any(axis=1))
     assert changed.tolist() == [3]
     with pytest.raises(RuntimeError, match="reset"):
-        BatchedYay(2).step(np.zeros(2, dtype=np.int64))
+        BatchedGame("yay", 2).step(np.zeros(2, dtype=np.int64))
 
 
 def test_truncation_after_max_turns() -> None:
-    batch = BatchedYay(16, max_turns=3, seed=3)
+    batch = BatchedGame("yay", 16, max_turns=3, seed=3)
     obs, masks, _ = batch.reset()
     truncated_games = 0
     for _ in range(40):

@@ -13,7 +13,7 @@ from agents.yay import YayGreedyAgent, YayLookaheadAgent
 from envs.common.game_batch import BatchedGame
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
-from envs.yay.batched import final_standings
+from envs.yay.engine import final_standings
 from tests.yay_scripts import POSITION_CASES, after_first_turns, block, decide, game, put, random_positions, sq, throw
 
 AGAIN = 192  # throw again on the default 8x8 sheet

@@ -149,7 +149,7 @@ def test_scripted_landings_the_model_cannot_produce_are_refused_naming_the_event
 def test_the_total_is_the_sum_of_the_three_dice_and_touched_squares_are_the_union() -> None:
     env = game(([2, 5, 6], corners_at((3, 3), (0, 0), (6, 6))))
     state = env.engine_state
-    assert state[E.TOTAL] == 13 and env.infos["player_0"]["dice"] == [2, 5, 6]
+    assert state[E.TOTAL] == 13 and env.infos["player_0"]["dice"] == (2, 5, 6)
     touched = {divmod(int(s), 8) for s in np.flatnonzero(state[E.TOUCHED : E.TOUCHED + 64])}
     assert touched == {(r + dr, c + dc) for r, c in ((3, 3), (0, 0), (6, 6)) for dr in (0, 1) for dc in (0, 1)}
 
@@ -203,7 +203,7 @@ def test_writing_a_higher_total_crosses_off_lower_opponent_numbers_beside_it() -
     assert state[E.BOARD + sq(3, 4)] == E.number_code(0, 12)
     assert E.is_crossed(state[E.BOARD + sq(3, 3)]) and E.is_crossed(state[E.BOARD + sq(2, 4)])
     assert not E.is_crossed(state[E.BOARD + sq(2, 2)]) and not E.is_crossed(state[E.BOARD + sq(4, 3)])
-    assert env.infos["player_0"]["standings"] == [(2, 25), (1, 15)]
+    assert env.infos["player_0"]["standings"] == ((2, 25), (1, 15))
 
 
 def test_writing_no_higher_than_an_opponent_number_beside_is_not_allowed() -> None:

@@ -10,7 +10,7 @@ from agents.base import Agent
 from agents.random_agent import RandomAgent, sample_masked
 from envs.yay import engine as E
 from envs.yay.aec import raw_env
-from envs.yay.chance import ScriptedThrows, corners_at
+from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
 
 FAR = ((0, 0), (6, 6))  # two dice parked in opposite corners, away from the action in the middle
 
@@ -90,8 +90,11 @@ POSITION_CASES = [({}, 11), ({"num_players": 4}, 12),
 
 
 def random_positions(config: dict[str, Any], seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every decision of one seeded AEC game of uniformly random play: (engine states, masks, seats to move)."""
-    env = raw_env(**config)
+    """Every decision of one seeded AEC game of uniformly random play: (engine states, masks, seats to move).
+
+    The throws are ``SeededThrows``' (the env's stream before it became the generic AEC env), so the games the
+    agents' choices were recorded on stay the same."""
+    env = raw_env(dice=SeededThrows(), **config)
     env.reset(seed=seed)
     player = RandomAgent(seed=seed)
     states, masks, seats = [], [], []

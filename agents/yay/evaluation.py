@@ -24,7 +24,7 @@ def mixed_table_win_rates(
 ) -> list[dict[str, Any]]:
     """Each game seats agents drawn uniformly (with replacement) from the pool; the game's winners (most uncrossed
     numbers, then the higher sum) share the win. Columns add each agent's mean uncrossed numbers and sum."""
-    from envs.yay.batched import final_standings
+    from envs.yay.engine import final_standings
 
     names = list(agents)
     pool = [agents[n] for n in names]

@@ -1,8 +1,7 @@
 """Pieces every game's batched engine and vectorised task env share (no rules here).
 
 - ``MAX_BATCH`` / ``check_num_envs``: the batch-size contract of every batched engine.
-- ``BatchedFace``: the Python face every batched engine shares (chance-source property, read-only states, the
-  ``copy`` option) around a core object holding the buffers.
+- ``read_only``: the read-only view of engine states the batched faces hand out.
 - ``LegalDiscrete``: a ``Discrete`` whose blind ``sample()`` draws a legal action, so generic tools (Gymnasium's
   and SB3's env checkers, quick random rollouts) never hit the engines' illegal-action errors.
 The SB3 ``VecEnv`` protocol is in ``vec_games.py``; ``vec_env.py`` holds the SB3 subclasses (it alone imports
@@ -18,7 +17,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-__all__ = ["MAX_BATCH", "BatchedFace", "LegalDiscrete", "check_num_envs", "read_only"]
+__all__ = ["MAX_BATCH", "LegalDiscrete", "check_num_envs", "read_only"]
 
 MAX_BATCH = 65536
 
@@ -37,36 +36,6 @@ def read_only(array: np.ndarray) -> np.ndarray:
     view = array.view()
     view.flags.writeable = False
     return view
-
-
-class BatchedFace:
-    """Base of the public batched engines: the parts that do not depend on the game.
-
-    Subclasses set ``self._core`` (an object with ``rng`` and ``states``) and ``self.copy`` in ``__init__``.
-    """
-
-    _core: Any
-    copy: bool
-
-    @property
-    def rng(self) -> Any:
-        """The chance source: anything with ``integers(low, high, size)`` (a NumPy Generator by default)."""
-        return self._core.rng
-
-    @rng.setter
-    def rng(self, source: Any) -> None:
-        if not callable(getattr(source, "integers", None)):
-            raise TypeError(f"rng must have an integers(low, high, size) method, got {type(source).__name__}")
-        self._core.rng = source
-
-    @property
-    def states(self) -> np.ndarray:
-        """The engine states (B, STATE_SIZE), read-only view (change them only through ``step``)."""
-        return read_only(self._core.states)
-
-    def _out(self, array: np.ndarray) -> np.ndarray:
-        """``array`` copied, or the internal buffer itself with ``copy=False`` (overwritten by the next step)."""
-        return array.copy() if self.copy else array
 
 
 class LegalDiscrete(spaces.Discrete):

@@ -6,6 +6,8 @@ centre uniform over the positions where the whole die lies on the board, a landi
 drawn again (the whole throw, if the dice already placed leave no room). Which squares a landing touches is a
 rule, so it is the engine's (``engine.touched_squares``). A source may also have ``check_sheet(die_size, rows,
 cols)``, which the env calls when it is built, so a source that cannot serve the sheet fails before any game.
+``ThrowChance`` turns a throw source into the contract's chance source (``envs.common.chance``) for ``yay_v0``'s
+``dice=``; without ``dice=`` the env uses the contract's ``SeededChance``, the batched engine's stream.
 """
 
 from __future__ import annotations
@@ -19,17 +21,17 @@ from envs.common.dice import DiceExhausted
 
 from . import engine as E
 
-__all__ = ["LANDING_KEYS", "ScriptedThrows", "SeededThrows", "corners_at"]
+__all__ = ["LANDING_KEYS", "ScriptedThrows", "SeededThrows", "ThrowChance", "corners_at"]
 
 LANDING_KEYS = E.LANDING_KEYS  # keys for engine.sample_landing
 
 
 class SeededThrows:
-    """Ordinary play: one NumPy generator; ``seed`` makes the whole stream reproducible.
+    """A seeded throw source (one NumPy generator; ``seed`` makes the whole stream reproducible), for tools that
+    want corners rather than touched squares (the env's default is the contract's ``SeededChance`` instead).
 
     Every chance event draws ``integers(0, 6, size=3)`` (faces) then ``integers(0, LANDING_KEYS)`` (a key that
-    ``engine.sample_landing`` turns into the landing), a start roll included, so the batched engine, which draws
-    ``(n, 3)`` faces and ``n`` keys per chance round, consumes the same stream with B = 1.
+    ``engine.sample_landing`` turns into the landing), a start roll included.
     """
 
     faces = E.NUM_FACES
@@ -51,6 +53,45 @@ class SeededThrows:
         corners = np.empty((E.NUM_DICE, 2))
         E.sample_landing(self._key, die_size, rows, cols, corners)
         return corners
+
+
+class ThrowChance:
+    """A throw source (``roll`` and ``land``) as the contract's chance source: each chance event's outcome is the
+    three faces, then at a throw the squares its landing touches (``engine.touched_squares``, a rule)."""
+
+    trusted = False  # an injected source's outcomes are checked by the face (``engine.check_outcome``)
+
+    def __init__(self, dice: Any, die_size: float | None = None) -> None:
+        """``die_size``: the config's die (default: the state's float32 copy of it)."""
+        if not callable(getattr(dice, "roll", None)) or not callable(getattr(dice, "land", None)):
+            raise TypeError(
+                f"dice must be a Yay! throw source with roll(n) and land(die_size, rows, cols) "
+                f"(envs.yay.chance.SeededThrows / ScriptedThrows), got {type(dice).__name__}"
+            )
+        self.dice, self.die_size = dice, die_size
+
+    def seed(self, seed: int | None) -> None:
+        reseed = getattr(self.dice, "seed", None)
+        if callable(reseed):
+            reseed(seed)
+
+    def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int = 0) -> np.ndarray:
+        faces = np.asarray(self.dice.roll(E.NUM_DICE), dtype=np.int64).reshape(-1)
+        if faces.shape != (E.NUM_DICE,):
+            raise ValueError(f"the throw source must roll {E.NUM_DICE} faces, got {faces.tolist()}")
+        out[:] = 0
+        out[: E.NUM_DICE] = faces
+        if E.needs_landing(state):
+            rows, cols, die_size = int(state[E.ROWS]), int(state[E.COLS]), self.die_size
+            if die_size is None:
+                die_size = float(E.die_size_of(state))
+            corners = np.asarray(self.dice.land(die_size, rows, cols), dtype=np.float64)
+            if corners.shape != (E.NUM_DICE, 2):
+                raise ValueError(f"the throw source must land {E.NUM_DICE} dice as (x, y) corners, got {corners}")
+            touched = np.zeros(rows * cols, dtype=np.int32)
+            E.touched_squares(corners, die_size, rows, cols, touched)
+            out[E.NUM_DICE : E.NUM_DICE + rows * cols] = touched
+        return out
 
 
 def corners_at(*squares: tuple[int, int]) -> np.ndarray:

@@ -942,3 +942,18 @@ def apply_outcome(state: np.ndarray, outcome: np.ndarray) -> None:
 def enumerate_outcomes(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarray) -> int:
     """-1: landings are continuous, so a throw's outcomes are not enumerable (sample ``draw_outcome`` instead)."""
     return -1
+
+
+@njit(cache=True)
+def _standings_into(states: np.ndarray, num_players: int, out: np.ndarray) -> None:
+    for b in range(states.shape[0]):
+        for s in range(num_players):
+            out[b, s, 0] = own_live_count(states[b], s)
+            out[b, s, 1] = own_live_sum(states[b], s)
+
+
+def final_standings(states: np.ndarray, num_players: int) -> np.ndarray:
+    """(k, P, 2): uncrossed numbers and their sum per seat of k engine states (e.g. ``info["final_state"]``)."""
+    out = np.zeros((states.shape[0], num_players, 2), dtype=np.int64)
+    _standings_into(np.ascontiguousarray(states, dtype=np.int32), num_players, out)
+    return out

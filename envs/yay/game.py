@@ -181,6 +181,7 @@ YAY = register_game(
         classic="envs.yay_v0",
         action_help=lambda config: action_help(config.rows, config.cols),
         info=seat_info,
+        seat_info=lambda config, state, seat: {"turn_passed": bool(state[E.PASSED + seat])},
         bench_targets={"env": 1.0, "batched": 100.0},
     )
 )
