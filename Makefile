@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(PY) evaluate.py configs/demo_easy_come_easy_go.yaml
+	$(PY) evaluate.py configs/demo.yaml
 
 test: $(STAMP)
 	$(PY) -m ruff check .

@@ -2,8 +2,8 @@
 
 A recipe names a registered game, its agents and its benchmarks: every game has ``tables`` (mixed 2-, 3-, ...
 player tables, seats drawn from the agents: win shares) and ``round_robin`` (2 players, every ordered pair of
-agents: win rates); a game may add its own (``GameSpec.benchmarks``, e.g. Easy Come, Easy Go's exactly scored
-``turn_tasks`` and Extra!'s ``solitaire``). Prints one table per benchmark (95% intervals), writes
+agents: win rates); a game may add its own (``GameSpec.benchmarks``: an exactly scored turn task, a solitaire
+score, ...). Prints one table per benchmark (95% intervals), writes
 ``results.json``, one CSV per benchmark and ``evaluation.png``.
 """
 
