@@ -23,7 +23,8 @@ from agents.recipes import Seed
 from agents.stats import table_win_shares, wilson_ci
 from envs.common.config import ConfigError, GameConfig
 
-__all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "benchmarks_of", "hook"]
+__all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "benchmarks_of", "hook",
+           "mixed_tables", "round_robin"]  # fmt: skip
 
 Result = tuple[str, str, list[dict[str, Any]]]  # (title, plot kind: "percent" / "score" / "win_rate" / "table", rows)
 Players = Callable[[dict[str, Any]], dict[str, Agent]]  # a game config -> the agents that play it there
@@ -85,22 +86,31 @@ def _check_tables(game: str, section: TablesSection) -> None:
         _check_config(game, f"tables.config (at {n} players)", {**section.config, "num_players": n})
 
 
-def run_tables(game: str, name: str, section: TablesSection, players: Players) -> list[Result]:
-    """Each agent's win share (a k-way tie for the best final reward gives each 1/k: equals all get 1 / P)."""
+def mixed_tables(
+    game: str, agents: dict[str, Agent], num_players: int, games: int, config: dict[str, Any] | None = None,
+    seed: int = 0,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """``games`` tables of ``num_players`` seats drawn uniformly (with replacement) from ``agents``: each agent's win
+    share (a k-way tie for the best final reward gives each 1/k: equals all get 1 / P), plus the game's
+    ``seat_stats`` columns."""
     from agents.play import play_games
 
     stats = hook(game, "seat_stats")
+    config = {**(config or {}), "num_players": num_players}
+    names, pool = list(agents), list(agents.values())
+    seat_agents = np.random.default_rng(seed).integers(0, len(pool), size=(games, num_players))
+    result = play_games(game, seat_agents, pool, config, seed)
+    per_seat = stats(result["final_states"], num_players) if stats else {}
+    return table_win_shares(names, seat_agents, result["final_rewards"], result["seconds"], per_seat)
+
+
+def run_tables(game: str, name: str, section: TablesSection, players: Players) -> list[Result]:
     out = []
     for n in section.player_counts:
-        config = {**section.config, "num_players": n}
-        seated = players(config)
+        seated = players({**section.config, "num_players": n})
         if len(seated) < 2:
             raise ConfigError(f"[tables] {n}-player tables need at least two agents that can play them")
-        names, pool = list(seated), list(seated.values())
-        seat_agents = np.random.default_rng(section.seed + n).integers(0, len(pool), size=(section.games, n))
-        result = play_games(game, seat_agents, pool, config, section.seed + n)
-        per_seat = stats(result["final_states"], n) if stats else {}
-        rows = table_win_shares(names, seat_agents, result["final_rewards"], result["seconds"], per_seat)
+        rows = mixed_tables(game, seated, n, section.games, section.config, section.seed + n)
         out.append((f"{n}-player tables (seats drawn from the agents): win share", "win_rate", rows))
     return out
 
@@ -114,28 +124,36 @@ class RoundRobinSection(GameConfig):
     seed: Seed = 0
 
 
-def run_round_robin(game: str, name: str, section: RoundRobinSection, players: Players) -> list[Result]:
-    """Every ordered pair of distinct agents (so both seatings): seat 0's win rate, then each agent's overall."""
+def round_robin(
+    game: str, agents: dict[str, Agent], games_per_seating: int, config: dict[str, Any] | None = None, seed: int = 0,
+    progress: bool = True,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """Every ordered pair of distinct agents in the 2-player game (so both seatings): seat 0's win rate with CIs."""
     from tqdm import tqdm
 
     from agents.play import play_games
 
-    config = {**section.config, "num_players": 2}
-    seated = players(config)
-    if len(seated) < 2:
-        raise ConfigError("[round_robin] needs at least two agents that can play the game")
-    pairs = list(itertools.permutations(seated, 2))
+    config = {**(config or {}), "num_players": 2}
     rows = []
-    for k, (first, second) in enumerate(tqdm(pairs, desc="round robin", leave=False)):
-        games = section.games_per_seating
-        result = play_games(game, np.tile([0, 1], (games, 1)), [seated[first], seated[second]], config,
-                            section.seed + k)  # fmt: skip
+    pairs = list(itertools.permutations(agents, 2))
+    for k, (first, second) in enumerate(tqdm(pairs, desc="round robin", disable=not progress, leave=False)):
+        result = play_games(game, np.tile([0, 1], (games_per_seating, 1)), [agents[first], agents[second]], config,
+                            seed + k)  # fmt: skip
         wins = (result["final_rewards"] > 0).sum(axis=0)
-        rate, low, high = wilson_ci(int(wins[0]), games)
-        rows.append({"seat_0": first, "seat_1": second, "games": games, "seat_0_wins": int(wins[0]),
+        rate, low, high = wilson_ci(int(wins[0]), games_per_seating)
+        rows.append({"seat_0": first, "seat_1": second, "games": games_per_seating, "seat_0_wins": int(wins[0]),
                      "seat_1_wins": int(wins[1]), "seat_0_win_rate": rate, "ci_low": low, "ci_high": high,
                      "truncated": int(result["truncated"].sum()),
-                     "games_per_second": games / result["seconds"]})  # fmt: skip
+                     "games_per_second": games_per_seating / result["seconds"]})  # fmt: skip
+    return rows
+
+
+def run_round_robin(game: str, name: str, section: RoundRobinSection, players: Players) -> list[Result]:
+    """Seat 0's win rate in every seating, then each agent's overall."""
+    seated = players({**section.config, "num_players": 2})
+    if len(seated) < 2:
+        raise ConfigError("[round_robin] needs at least two agents that can play the game")
+    rows = round_robin(game, seated, section.games_per_seating, section.config, section.seed)
     return [("round robin, 2 players, both seatings: win rate", "win_rate", overall_win_rates(rows)),
             ("round robin by seating: seat 0's win rate", "table", rows)]  # fmt: skip
 

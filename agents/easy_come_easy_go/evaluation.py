@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
-from agents.stats import mean_ci, wilson_ci
+from agents.stats import mean_ci
 
 __all__ = ["sample_value_vectors", "score_turn_policy", "play_full_game", "round_robin"]
 
@@ -106,26 +105,8 @@ def round_robin(
     seed: int = 0,
     progress: bool = False,
 ) -> list[dict[str, Any]]:
-    """Every ordered pair of distinct agents in the 2-player game (so both seatings): win rates with CIs."""
-    from tqdm import tqdm
+    """Every ordered pair of distinct agents in the 2-player game (so both seatings): win rates with CIs
+    (``agents.benchmarks.round_robin``)."""
+    from agents.benchmarks import round_robin as generic
 
-    pairs = list(itertools.permutations(agents, 2))
-    rows = []
-    for k, (first, second) in enumerate(tqdm(pairs, desc="full game", disable=not progress, leave=False)):
-        result = play_full_game([agents[first], agents[second]], games_per_seating, config, seed=seed + k)
-        rate, low, high = wilson_ci(result["wins"][0], result["games"])
-        rows.append(
-            {
-                "seat_0": first,
-                "seat_1": second,
-                "games": result["games"],
-                "seat_0_wins": int(result["wins"][0]),
-                "seat_1_wins": int(result["wins"][1]),
-                "seat_0_win_rate": rate,
-                "ci_low": low,
-                "ci_high": high,
-                "truncated": result["truncated"],
-                "games_per_second": result["games_per_second"],
-            }
-        )
-    return rows
+    return generic("easy_come_easy_go", dict(agents), games_per_seating, dict(config or {}), seed, progress)

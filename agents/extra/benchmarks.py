@@ -47,6 +47,6 @@ def table_agent(kind: str, agent: Agent, config: Any) -> Agent | None:
 
 def seat_stats(final_states: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
     """Each seat's final score, averaged per agent in table rows."""
-    from envs.extra.engine import score
+    from agents.extra.evaluation import final_scores
 
-    return {"mean_score": np.array([[score(s, p) for p in range(num_players)] for s in final_states], dtype=float)}
+    return {"mean_score": final_scores(final_states, num_players)}

@@ -11,7 +11,7 @@ from numba import njit
 
 from agents.base import Agent
 from agents.play import play_games
-from agents.stats import mean_ci, table_win_shares
+from agents.stats import mean_ci
 from envs.extra import engine as E
 
 __all__ = ["play_extra", "solitaire_scores", "mixed_table_win_rates"]
@@ -77,14 +77,9 @@ def mixed_table_win_rates(
     config: Mapping[str, Any] | None = None,
     seed: int = 0,
 ) -> list[dict[str, Any]]:
-    """Each game seats agents drawn uniformly (with replacement) from the pool; a share of the highest score wins.
+    """Each game seats agents drawn uniformly (with replacement) from the pool; a share of the highest score wins
+    (``agents.benchmarks.mixed_tables``): a k-way tie for the best score gives each 1/k, so with every seat filled
+    by equals, every rate is 1 / num_players. Rows add each agent's mean score."""
+    from agents.benchmarks import mixed_tables
 
-    An agent's win rate = its wins / its seats taken, where a k-way tie for the best score gives each 1/k:
-    with every seat filled by equals, every rate is 1 / num_players.
-    """
-    names = list(agents)
-    pool = [agents[n] for n in names]
-    seat_agents = np.random.default_rng(seed).integers(0, len(pool), size=(games, num_players))
-    result = play_extra(seat_agents, pool, config, seed)
-    scores = result["scores"]
-    return table_win_shares(names, seat_agents, scores, result["seconds"], {"mean_score": scores})
+    return mixed_tables("extra", dict(agents), num_players, games, dict(config or {}), seed)

@@ -26,8 +26,7 @@ def table_agent(kind: str, agent: Agent, config: Any) -> Agent | None:
 
 def seat_stats(final_states: np.ndarray, num_players: int) -> dict[str, np.ndarray]:
     """Each seat's uncrossed numbers and their sum (the standings: most numbers wins, the sum breaks ties)."""
-    from envs.yay.engine import own_live_count, own_live_sum
+    from envs.yay.engine import final_standings
 
-    numbers = [[own_live_count(s, p) for p in range(num_players)] for s in final_states]
-    sums = [[own_live_sum(s, p) for p in range(num_players)] for s in final_states]
-    return {"mean_numbers": np.array(numbers, dtype=float), "mean_sum": np.array(sums, dtype=float)}
+    standings = final_standings(final_states, num_players)
+    return {"mean_numbers": standings[..., 0], "mean_sum": standings[..., 1]}
