@@ -1,5 +1,20 @@
-"""Easy Come, Easy Go, PettingZoo classic style: ``from envs import easy_come_easy_go_v0``."""
+"""Easy Come, Easy Go, PettingZoo classic style: ``from envs import easy_come_easy_go_v0``; ``env``/``raw_env`` (AEC).
 
-from envs.easy_come_easy_go.aec import env, raw_env
+Chance never reaches the agents: it is resolved inside ``reset`` and ``step``. By default it is the contract's
+seeded chance (``envs.common.chance.SeededChance``), the stream the batched engine draws, so with the same seed a
+1-game batch plays the same game. ``dice`` may be any source with ``roll(k)`` (``envs.common.dice``), e.g. a
+rulebook example's exact dice: the env asks it for one ``roll(k)`` per chance event, in engine order.
+"""
 
-__all__ = ["env", "raw_env"]
+from envs.common.classic import classic_envs
+from envs.easy_come_easy_go.game import EASY_COME_EASY_GO
+from envs.easy_come_easy_go.game import describe_action as _describe
+
+__all__ = ["describe_action", "env", "raw_env"]
+
+env, raw_env = classic_envs(EASY_COME_EASY_GO, __name__)
+
+
+def describe_action(action: int) -> str:
+    """Human wording of an action id, e.g. ``collect prize 3 (7 exactly)`` or ``freeze dice 1, 2``."""
+    return _describe(None, action)

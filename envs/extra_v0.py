@@ -1,5 +1,19 @@
-"""Extra!, PettingZoo classic style: ``from envs import extra_v0``; ``env``/``raw_env`` (AEC), ``parallel_env``."""
+"""Extra!, PettingZoo classic style: ``from envs import extra_v0``; ``env``/``raw_env`` (AEC), ``parallel_env``.
 
-from envs.extra.aec import env, parallel_env, raw_env
+AEC: the players still playing decide on each throw one after another, in seat order; the engine keeps the round
+simultaneous (a choice is only recorded until every player has chosen). A player who checks a last EXTRA box is
+terminated at once but stays in ``agents`` until the game ends, so that a ``"win"`` reward, known only when
+everyone has finished, reaches them. Parallel: every player still playing decides at once; a finisher leaves
+``agents`` in that step.
+
+Chance: by default the contract's seeded chance (``envs.common.chance.SeededChance``), the stream the batched
+engine draws, so with the same seed a 1-game batch plays the same game. ``dice`` may be any source with
+``roll(k)`` (``envs.common.dice``), e.g. a rulebook example's exact dice: one ``roll(5)`` per throw.
+"""
+
+from envs.common.classic import classic_envs
+from envs.extra.game import EXTRA
 
 __all__ = ["env", "parallel_env", "raw_env"]
+
+env, raw_env, parallel_env = classic_envs(EXTRA, __name__)

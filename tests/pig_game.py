@@ -14,7 +14,6 @@ from numba import njit
 from pydantic import Field
 
 from agents.base import Agent
-from envs.common import batch_loops as L
 from envs.common.config import GameConfig
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, TRUNCATED, GameSpec, Sizes, register_game
 
@@ -168,48 +167,6 @@ def shaping_potentials(state, out):
         out[s] = (state[SCORES + s] - best) / state[TARGET]
 
 
-# --- batched kernels: the shared loops, compiled (and cached) with Pig's engine functions
-
-
-@njit(cache=True)
-def batch_start(states, head):
-    return L.start(states, head, init_state, chance_words)
-
-
-@njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                 to_act, is_legal, apply_action, status, rewards, observe, init_state,
-                 chance_words, shaping_potentials)  # fmt: skip
-
-
-@njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                    draw_outcome, apply_outcome, status, rewards, observe, init_state, chance_words,
-                    shaping_potentials)  # fmt: skip
-
-
-@njit(cache=True)
-def aec_act(state, seat, action):
-    return L.act_one(state, seat, action, is_legal, apply_action, to_act)
-
-
-@njit(cache=True)
-def aec_chance(state, outcome):
-    return L.chance_one(state, outcome, apply_outcome, to_act)
-
-
-@njit(cache=True)
-def aec_observe(state, seat, obs, mask):
-    L.observe_one(state, seat, obs, mask, to_act, observe, legal_mask)
-
-
-@njit(cache=True)
-def batch_encode(states, obs, masks, seats):
-    L.encode(states, obs, masks, seats, to_act, observe, legal_mask)
-
-
 def _ansi(config: PigConfig, state: np.ndarray) -> str:
     scores = ", ".join(f"player_{s}: {state[SCORES + s]}" for s in range(config.num_players))
     return f"Pig to {config.target} | {scores} | player_{state[CURRENT]} has {state[TURN_TOTAL]} this turn"
@@ -241,7 +198,6 @@ PIG = register_game(
         render_ansi=_ansi,
         render_rgb=_rgb,
         agents={"pig_hold_at_20": "tests.pig_game:HoldAt"},
-        kernels=__name__,
         observation_bounds=lambda config: (0.0, float("inf")),  # a turn's total is unbounded
     )
 )

@@ -16,7 +16,7 @@ from envs.common.chance import WORD_HIGH
 from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice, SeededDice
 from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go.aec import raw_env
+from envs.easy_come_easy_go_v0 import raw_env
 from tests.helpers import assert_step_rejected
 
 FREEZE_ALL = E.FREEZE_OFFSET + 0b1111

@@ -13,7 +13,7 @@ from envs.common.batching import MAX_BATCH
 from envs.common.config import ConfigError
 from envs.common.game_batch import BatchedGame
 from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go.aec import raw_env
+from envs.easy_come_easy_go_v0 import raw_env
 
 
 def batched(num_envs: int, config: dict | None = None, **kwargs: Any) -> BatchedGame:

@@ -13,7 +13,7 @@ import pytest
 
 from envs.common.dice import ScriptedDice
 from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go.aec import raw_env
+from envs.easy_come_easy_go_v0 import raw_env
 
 FREEZE_ALL = E.FREEZE_OFFSET + 0b1111  # 23
 ALL_ROLLS = list(itertools.product(range(6), repeat=4))

@@ -12,7 +12,7 @@ from envs.common.config import ConfigError
 from envs.common.contract import SIMULTANEOUS, TERMINATED
 from envs.common.game_batch import BatchedGame
 from envs.extra import engine as E
-from envs.extra.aec import parallel_env
+from envs.extra_v0 import parallel_env
 
 
 def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -229,7 +229,7 @@ def test_returned_observations_are_fresh_arrays_and_copy_false_returns_the_buffe
 
 @pytest.mark.parametrize("num_players", [1, 2, 3, 6])
 def test_all_seat_encoding_and_masks_match_the_single_seat_engine_functions(num_players: int) -> None:
-    """The batch's kernel (``encode_observations``: every seat at once, blocks rotated, gains from the per-sheet
+    """The batch's kernel (``observe_all``: every seat at once, blocks rotated, gains from the per-sheet
     table) == ``encode_observation`` seat by seat (gains from ``pairs_gain``), bit for bit; terminal views too."""
     batch = BatchedGame("extra", 64, num_players=num_players, seed=num_players)
     obs, masks, _ = batch.reset()
@@ -239,7 +239,7 @@ def test_all_seat_encoding_and_masks_match_the_single_seat_engine_functions(num_
         obs, masks, *_, info = batch.step(_random_actions(masks, rng))
         for k, state in enumerate(info["final_state"]):
             views = np.full((num_players, dim), np.nan, dtype=np.float32)
-            E.encode_observations(state, views, E.new_scratch(state))
+            E.observe_all(state, views, E.observe_scratch(state))
             assert views.tobytes() == info["final_observation"][k].tobytes()
         for b in range(0, 64, 7):
             state = batch.states[b]

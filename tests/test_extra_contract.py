@@ -17,8 +17,8 @@ from agents.extra.heuristics import THROW_PROBS, THROWS
 from envs.common.chance import WORD_HIGH, SeededChance
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED
 from envs.extra import engine as E
-from envs.extra.aec import parallel_env, raw_env
 from envs.extra.config import ExtraConfig
+from envs.extra_v0 import parallel_env, raw_env
 
 CONFIGS = [
     {"num_players": 1},

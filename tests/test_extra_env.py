@@ -15,7 +15,7 @@ from envs import extra_v0
 from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice, SeededDice
 from envs.extra import engine as E
-from envs.extra.aec import parallel_env, raw_env
+from envs.extra_v0 import parallel_env, raw_env
 from tests.helpers import assert_step_rejected
 
 # --- PettingZoo conformance

@@ -12,8 +12,8 @@ from agents import make_agent
 from agents.play import play_games
 from agents.yay import BEAT, YayGreedyAgent
 from envs.yay import engine as E
-from envs.yay.aec import raw_env
 from envs.yay.engine import final_standings
+from envs.yay_v0 import raw_env
 from tests.yay_scripts import (
     POSITION_CASES,
     ThrowAgain,

@@ -16,9 +16,9 @@ from envs.common.chance import ScriptedChance
 from envs.common.contract import CHANCE, game_spec
 from envs.common.game_aec import GameAEC
 from envs.yay import engine as E
-from envs.yay.aec import raw_env
 from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
 from envs.yay.config import YayConfig
+from envs.yay_v0 import raw_env
 from tests.yay_scripts import sq
 
 

@@ -12,8 +12,8 @@ from agents.play import play_games
 from agents.yay import YayGreedyAgent, YayLookaheadAgent
 from envs.common.game_batch import BatchedGame
 from envs.yay import engine as E
-from envs.yay.aec import raw_env
 from envs.yay.engine import final_standings
+from envs.yay_v0 import raw_env
 from tests.yay_scripts import POSITION_CASES, after_first_turns, block, decide, game, put, random_positions, sq, throw
 
 AGAIN = 192  # throw again on the default 8x8 sheet

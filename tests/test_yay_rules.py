@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from envs.yay import engine as E
-from envs.yay.aec import raw_env
 from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
 from envs.yay.config import YayConfig
+from envs.yay_v0 import raw_env
 from tests.yay_scripts import after_first_turns, block, game, legal, put, sq, throw
 
 # --- how a throw lands

@@ -9,8 +9,8 @@ import numpy as np
 from agents.base import Agent
 from agents.random_agent import RandomAgent, sample_masked
 from envs.yay import engine as E
-from envs.yay.aec import raw_env
 from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
+from envs.yay_v0 import raw_env
 
 FAR = ((0, 0), (6, 6))  # two dice parked in opposite corners, away from the action in the middle
 

@@ -28,8 +28,11 @@ round, else 0. Two more functions: ``seat_status(state, seat) -> int`` (a seat c
 Extra!'s last EXTRA box: ``TERMINATED``) and ``step_rewards(state, out)``, what the faces pay right after a
 resolved round (a finisher's score, a shaped change, the final rewards at the end); over a game they sum to
 ``rewards`` at its end. A sequential game's faces pay ``rewards`` once, at the end, unless its engine has
-``shaping_potentials(state, out)`` (0 in a new game and when the config does not shape; its kernels pass it to
-the loops): then every step pays the change of each seat's potential, and the last the final reward minus it.
+``shaping_potentials(state, out)`` (0 in a new game and when the config does not shape; the generated kernels pass
+it to the loops): then every step pays the change of each seat's potential, and the last the final reward minus it.
+A simultaneous game whose seats' views share work may add ``observe_scratch(state) -> scratch`` and
+``observe_all(state, obs, scratch)`` (every seat's observation, ``obs`` (P, D), in one call); its kernels
+(generated from the engine, ``envs.common.kernels``) then use it.
 
 **Chance** (one mechanism for dice, landings and card decks): at a chance node
 ``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event uses (a seeded
@@ -65,9 +68,12 @@ __all__ = [
     "GameSpec",
     "Sizes",
     "float64_bits",
+    "TASK_GAMES",
     "float_bits",
     "game_spec",
     "register_game",
+    "register_task",
+    "task_module",
 ]
 
 # to_act(state) when no single seat decides
@@ -131,7 +137,7 @@ class GameSpec:
     render_ansi: Callable[[Any, np.ndarray], str] | None = None
     render_rgb: Callable[[Any, np.ndarray], np.ndarray] | None = None
     agents: dict[str, str] = field(default_factory=dict)
-    kernels: str | None = None  # "module" of the game's compiled batched kernels (envs.common.batch_loops)
+    kernels: str | None = None  # a hand-written kernels "module" (default: generated, envs.common.kernels)
     agent_prefix: str = ""  # what agent names start with (default: the id), e.g. "eceg" for "eceg_heuristic"
     bench_targets: dict[str, float] = field(default_factory=dict)  # "env", "batched": x connect_four_v3 env()
     action_help: Callable[[Any], str] | None = None  # what the action ids are, for out-of-range errors
@@ -145,6 +151,7 @@ class GameSpec:
     table_agent: str | None = None  # "module:function(kind, agent, config) -> Agent | None": an agent at a table
     seat_stats: str | None = None  # "module:function(final_states, P) -> {name: (G, P)}": table columns
     gym_envs: dict[str, str] = field(default_factory=dict)  # Gymnasium task envs: "Name-v0" -> "module:Class"
+    dice: Callable[[Any, Any], Any] | None = None  # (config, dice) -> chance source: the faces' ``dice=`` keyword
 
     def __post_init__(self) -> None:
         needed = ENGINE_FUNCTIONS + (SIMULTANEOUS_FUNCTIONS if self.dynamics == "simultaneous" else ())
@@ -184,8 +191,12 @@ class GameSpec:
         return spaces.Box(low, high, (self.sizes(config).observation,), np.float32)
 
     def kernel_module(self) -> ModuleType:
+        """The compiled batched and AEC kernels: generated from the engine (``envs.common.kernels``) unless the
+        spec names a hand-written module."""
         if self.kernels is None:
-            raise NotImplementedError(f"game {self.id!r} declares no batched kernels")
+            from .kernels import kernels_for
+
+            return kernels_for(self.engine)
         return importlib.import_module(self.kernels)
 
 
@@ -202,9 +213,39 @@ def register_game(spec: GameSpec) -> GameSpec:
 
 
 def game_spec(game: str | GameSpec) -> GameSpec:
-    """The registered spec named ``game`` (or ``game`` itself), or a ValueError listing the games."""
+    """The registered spec (game or task) named ``game`` (or ``game`` itself), or a ValueError listing them."""
     if isinstance(game, GameSpec):
         return game
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; registered games: {', '.join(sorted(GAMES)) or 'none'}")
-    return GAMES[game]
+    spec = GAMES.get(game) or TASK_GAMES.get(game)
+    if spec is None:
+        known = ", ".join(sorted(GAMES) + sorted(TASK_GAMES)) or "none"
+        raise ValueError(f"unknown game {game!r}; registered games and tasks: {known}")
+    return spec
+
+
+# --- Tasks: one-player games on the contract that a game's task envs serve (Easy Come's turn task, Extra!'s
+# solitaire). A task is its rules only: the generic faces (``BatchedGame``, ``SeatEnv`` / ``SeatGames`` with no
+# opponents) find it by id, as they find games, but the tools that iterate ``GAMES`` (PettingZoo ids, agents,
+# evaluation, bench) never see it; its Gymnasium id is its game's ``gym_envs`` entry.
+
+TASK_GAMES: dict[str, GameSpec] = {}
+_TASK_MODULES: dict[str, str] = {}
+
+
+def register_task(spec: GameSpec, module: str) -> GameSpec:
+    """Add a one-player ``spec`` to the task registry (idempotent). ``module`` (the caller's ``__name__``) registers
+    it when imported: a face unpickled in a fresh process imports it to find the task again."""
+    players = spec.sizes(spec.config()).num_players
+    if players != 1:
+        raise ValueError(f"task {spec.id!r}: a task is a one-player game, its default config has {players} players")
+    known = TASK_GAMES.get(spec.id)
+    if spec.id in GAMES or known is not None and known.engine is not spec.engine:
+        raise ValueError(f"another game or task is already registered as {spec.id!r}")
+    TASK_GAMES[spec.id] = spec
+    _TASK_MODULES[spec.id] = module
+    return spec
+
+
+def task_module(game: str) -> str | None:
+    """The module that registers the task ``game`` (``None``: not a task)."""
+    return _TASK_MODULES.get(game)

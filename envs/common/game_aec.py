@@ -44,10 +44,10 @@ class GameAEC(GameTable, AECEnv):
 
     def __init__(
         self, game: str | GameSpec, config: Any = None, chance: ChanceSource | None = None,
-        render_mode: str | None = None, **config_overrides: Any,
+        render_mode: str | None = None, dice: Any = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
         AECEnv.__init__(self)
-        GameTable.__init__(self, game, config, chance, render_mode, **config_overrides)
+        GameTable.__init__(self, game, config, chance, render_mode, dice, **config_overrides)
         self.metadata["is_parallelizable"] = False
         self._simultaneous = self.spec.dynamics == "simultaneous"
         self._current_seat = getattr(self.spec.engine, "current_seat", None)  # optional: whose turn, even at the end

@@ -6,7 +6,8 @@ game by the kernels its spec names.
 
 Chance stream: one NumPy generator; each chance round draws ``(n, words)`` random words for the ``n`` games at a
 chance node, in game order. With B = 1 that is exactly ``SeededChance``'s stream, so a 1-game batch replays the
-AEC env with the same seed and actions.
+AEC env with the same seed and actions. An injected source (``chance``: a rulebook example's exact dice) replaces
+the stream; its outcomes are checked the contract's way and played game by game in Python (single envs, tests).
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Any
 import numpy as np
 
 from .batching import check_num_envs, read_only
-from .chance import WORD_HIGH
+from .chance import WORD_HIGH, ChanceSource, given_outcome
 from .config import validate_config
-from .contract import SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec
+from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, task_module
 
 __all__ = ["BatchedGame"]
 
@@ -37,6 +38,10 @@ class BatchedGame:
     that ended this step: ``ended`` (their indices), ``final_rewards`` (k, P), ``final_observation`` (k, P, D, from
     every seat) and ``final_state`` (k, S); the returned observations are already those of the restarted games.
     ``copy=False`` returns the internal buffers.
+
+    ``hold_restarts`` (B = 1, what a single env sets): an ended game is restarted but its first chance event waits
+    for ``reset()`` (``held``; it has no seat to act and an all-zero mask), so the chance stream, seeded or
+    injected, is spent only on games somebody plays, and ``reset()`` then plays the game a 1-game batch would.
     """
 
     def __init__(
@@ -67,6 +72,9 @@ class BatchedGame:
         self._final_states = np.zeros((n, sizes.state), dtype=np.int32)
         self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
         self._all = np.ones(n, dtype=np.bool_)
+        self._held = np.zeros(n, dtype=np.bool_)
+        self._chance: ChanceSource | None = None
+        self._hold = False
         self.copy = copy
         self._started = False
 
@@ -82,17 +90,50 @@ class BatchedGame:
         self._rng = source
 
     @property
+    def chance(self) -> ChanceSource | None:
+        """An injected chance source (``envs.common.chance``), or ``None``: the seeded stream (``rng``). A source's
+        outcomes are checked unless it is ``trusted``; a failing source or a refused outcome raises and changes
+        nothing (a source is not rewound)."""
+        return self._chance
+
+    @chance.setter
+    def chance(self, source: ChanceSource | None) -> None:
+        if source is not None and not callable(getattr(source, "outcome", None)):
+            raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {source!r}")
+        self._chance = source
+
+    @property
+    def hold_restarts(self) -> bool:
+        return self._hold
+
+    @hold_restarts.setter
+    def hold_restarts(self, hold: bool) -> None:
+        if hold and self.num_envs != 1:
+            raise ValueError(f"{self.spec.title} batched engine: hold_restarts is for one game (B = 1)")
+        self._hold = bool(hold)
+
+    @property
+    def held(self) -> np.ndarray:
+        """(B,) bool: the games that ended and wait for ``reset()`` (``hold_restarts``)."""
+        return self._held.copy()
+
+    @property
     def states(self) -> np.ndarray:
         """The engine states (B, S), a read-only view (planning agents read them; only ``step`` changes them)."""
         return read_only(self._states)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         """Start all B games; ``seed`` reseeds the chance stream (later restarts continue it)."""
+        saved = self.snapshot() if self._chance is not None and self._started else None
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            reseed = getattr(self._chance, "seed", None)
+            if callable(reseed):
+                reseed(seed)
         self._done[:] = 0
         self._rewards[:] = 0.0
-        self._roll(self._kernels.batch_start(self._states, self._header))
+        self._held[:] = False
+        self._undoing(saved, self._roll, self._kernels.batch_start(self._states, self._header), False)
         self._done[:] = 0
         self._rewards[:] = 0.0
         self._started = True
@@ -108,6 +149,7 @@ class BatchedGame:
             raise RuntimeError(f"{self.spec.title} batched engine: call reset() before step()")
         actions = self._check_actions(actions)
         active = self._all if active is None else self._check_active(active)
+        saved = self.snapshot() if self._chance is not None else None
         buffers = (self._header, self._rewards, self._done, self._final_rewards, self._final_obs, self._final_states)
         if self.simultaneous:
             needy = self._kernels.batch_act(self._states, actions, active, *buffers, self._scratch)
@@ -115,7 +157,7 @@ class BatchedGame:
             needy = self._kernels.batch_act(self._states, actions, active, *buffers, self._pot)
         if needy < 0:
             self._raise_illegal(-needy - 1, actions)
-        self._roll(needy)
+        self._undoing(saved, self._roll, needy, self._hold)
         ended = np.flatnonzero(self._done)
         info = {
             "to_act": self.to_act_now(),
@@ -131,7 +173,7 @@ class BatchedGame:
     def snapshot(self) -> dict[str, Any]:
         """Everything ``step`` changes, so a caller can undo a step that failed half-way (``restore``)."""
         keys = ("_states", "_obs", "_masks", "_rewards", "_done", "_final_rewards", "_final_obs", "_final_states",
-                "_seats", "_acting")  # fmt: skip
+                "_seats", "_acting", "_held")  # fmt: skip
         saved: dict[str, Any] = {k: getattr(self, k).copy() for k in keys}
         saved["rng"] = copy.deepcopy(self._rng)
         return saved
@@ -145,7 +187,8 @@ class BatchedGame:
 
     def __getstate__(self) -> dict[str, Any]:
         out = self.__dict__.copy()  # a spec's functions and the kernel module do not pickle; the game's id does
-        out["spec"], out["_kernels"] = (self.spec.id, self.spec.kernels or self.spec.engine.__name__), None
+        module = task_module(self.spec.id) or self.spec.kernels or self.spec.engine.__name__
+        out["spec"], out["_kernels"] = (self.spec.id, module), None
         return out
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
@@ -180,10 +223,26 @@ class BatchedGame:
         out[rows, self._seats[rows]] = True
         return out
 
-    def _roll(self, needy: int) -> None:
-        """Chance rounds until every game waits for a decision, then observe them all."""
+    def _undoing(self, saved: dict[str, Any] | None, roll: Any, needy: int, hold: bool) -> None:
+        """``roll(needy, hold)``; if it fails (an injected source), everything as ``saved`` (if given) again."""
+        try:
+            roll(needy, hold)
+        except BaseException:
+            if saved is not None:
+                self.restore(saved)
+            raise
+
+    def _roll(self, needy: int, hold: bool = False) -> None:
+        """Chance rounds until every game waits for a decision, then observe them all; with ``hold`` (B = 1) a game
+        that ended waits for ``reset()`` instead."""
+        if hold and self._done.any() or self._chance is not None and self._roll_given(hold):
+            self._held[:] = True
+            self._seats[:] = NOBODY
+            self._acting[:] = 0
+            self._masks[:] = 0
+            return
         words = max(1, self.sizes.words)
-        while needy:
+        while needy and self._chance is None:
             draws = self._rng.integers(0, WORD_HIGH, size=(needy, words), dtype=np.int64)
             needy = self._kernels.batch_chance(
                 self._states, draws, self._outcome, self._header, self._rewards, self._done, self._final_rewards,
@@ -191,6 +250,37 @@ class BatchedGame:
             )  # fmt: skip
         seats = self._acting if self.simultaneous else self._seats
         self._kernels.batch_encode(self._states, self._obs, self._masks, seats)
+
+    def _roll_given(self, hold: bool) -> bool:
+        """The injected source's chance events, game by game (``given_outcome`` checks each); a game that ends at
+        one is recorded and restarted as in the compiled loops (``batch_loops.chance``). True if one ended and
+        ``hold`` keeps it."""
+        E, kernels, pot = self.spec.engine, self._kernels, self._pot
+        potentials = getattr(E, "shaping_potentials", None)
+        words = max(1, self.sizes.words)
+        for b in range(self.num_envs):
+            state = self._states[b]
+            while E.chance_words(state) > 0:
+                outcome = given_outcome(self._chance, self.spec, self.config, state, self._outcome, words)
+                if potentials is not None:
+                    potentials(state, pot[0])
+                kernels.aec_chance(state, outcome)
+                ended = E.status(state) != 0
+                if ended:  # batch_loops._finish
+                    self._done[b] = E.status(state)
+                    E.rewards(state, self._final_rewards[b])
+                    self._rewards[b] += self._final_rewards[b]
+                    for s in range(self.num_players):
+                        E.observe(state, s, self._final_obs[b, s])
+                    self._final_states[b] = state
+                    E.init_state(state, self._header)
+                if potentials is not None:  # batch_loops._shape
+                    if not ended:
+                        potentials(state, pot[1])
+                    self._rewards[b] += (0.0 if ended else pot[1]) - pot[0]
+                if ended and hold:
+                    return True
+        return False
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)

@@ -33,9 +33,9 @@ class GameParallel(GameTable, ParallelEnv):
 
     def __init__(
         self, game: str | GameSpec, config: Any = None, chance: ChanceSource | None = None,
-        render_mode: str | None = None, **config_overrides: Any,
+        render_mode: str | None = None, dice: Any = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
-        GameTable.__init__(self, game, config, chance, render_mode, **config_overrides)
+        GameTable.__init__(self, game, config, chance, render_mode, dice, **config_overrides)
         if self.spec.dynamics != "simultaneous":
             raise ValueError(f"{self.spec.title} is sequential: use its AEC env (a Parallel env steps simultaneous "
                              "games)")  # fmt: skip

@@ -31,10 +31,17 @@ class GameTable:
 
     def __init__(
         self, game: str | GameSpec, config: Any = None, chance: ChanceSource | None = None,
-        render_mode: str | None = None, **config_overrides: Any,
+        render_mode: str | None = None, dice: Any = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
         self.spec = spec = game_spec(game)
         self.config = validate_config(spec.config, config, **config_overrides)
+        self.dice = dice  # the game's own dice interface (a rulebook example's exact dice), as the spec reads it
+        if dice is not None:
+            if chance is not None:
+                raise ValueError("give dice= (the game's dice interface) or chance= (a contract source), not both")
+            if spec.dice is None:
+                raise TypeError(f"{spec.title} takes no dice=; inject outcomes with chance= (envs.common.chance)")
+            chance = spec.dice(self.config, dice)
         modes = [m for m, f in (("ansi", spec.render_ansi), ("human", spec.render_ansi), ("rgb_array", spec.render_rgb))
                  if f is not None]  # fmt: skip
         if render_mode is not None and render_mode not in modes:

@@ -1,4 +1,4 @@
-"""Easy Come, Easy Go on the game contract: its spec (words, renderers, agents) and its batched kernels.
+"""Easy Come, Easy Go on the game contract: its spec (words, renderers, agents).
 
 Why here: the generic faces (``envs.common.game_aec``, ``game_batch``, ``game_seat``) and every tool read the
 game from this one declaration; the rules stay in ``engine.py``.
@@ -6,12 +6,9 @@ game from this one declaration; the rules stay in ``engine.py``.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
-from numba import njit
 
-from envs.common import batch_loops as L
+from envs.common.chance import DiceChance
 from envs.common.contract import GameSpec, register_game
 
 from . import engine as E
@@ -64,48 +61,6 @@ def seat_info(config: EasyComeEasyGoConfig | None, state: np.ndarray) -> dict:
             "last_prize": s[E.LAST_PRIZE], "winner": s[E.WINNER]}  # fmt: skip
 
 
-# --- batched kernels: the shared loops compiled (and cached) with this engine's functions
-
-
-@njit(cache=True)
-def batch_start(states, head):
-    return L.start(states, head, E.init_state, E.chance_words)
-
-
-@njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                 E.to_act, E.is_legal, E.apply_action, E.status, E.rewards, E.observe, E.init_state,
-                 E.chance_words, L.no_potentials)  # fmt: skip
-
-
-@njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                    E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
-                    E.chance_words, L.no_potentials)  # fmt: skip
-
-
-@njit(cache=True)
-def aec_act(state, seat, action):
-    return L.act_one(state, seat, action, E.is_legal, E.apply_action, E.to_act)
-
-
-@njit(cache=True)
-def aec_chance(state, outcome):
-    return L.chance_one(state, outcome, E.apply_outcome, E.to_act)
-
-
-@njit(cache=True)
-def aec_observe(state, seat, obs, mask):
-    L.observe_one(state, seat, obs, mask, E.to_act, E.observe, E.legal_mask)
-
-
-@njit(cache=True)
-def batch_encode(states, obs, masks, seats):
-    L.encode(states, obs, masks, seats, E.to_act, E.observe, E.legal_mask)
-
-
 EASY_COME_EASY_GO = register_game(
     GameSpec(
         id="easy_come_easy_go",
@@ -125,10 +80,10 @@ EASY_COME_EASY_GO = register_game(
         render_rgb=lambda config, state: render_rgb(state),
         benchmarks={"turn_tasks": "agents.easy_come_easy_go.benchmarks:TURN_TASKS"},
         table_agent="agents.easy_come_easy_go.benchmarks:table_agent",
-        kernels=sys.modules[__name__].__name__,
         classic="envs.easy_come_easy_go_v0",
         action_help=lambda config: ACTION_HELP,
         info=seat_info,
+        dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "Easy Come, Easy Go"),
         bench_targets={"env": 1.5, "batched": 200.0},
         tasks={"easy_come_easy_go_turn": "agents.easy_come_easy_go.tasks:TURN_TASK"},
         gym_envs={"EasyComeEasyGoTurn-v0": "envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv"},

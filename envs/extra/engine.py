@@ -485,7 +485,7 @@ SCRATCH_SIZE = _PAIR_ROWS + 2 * NUM_DICE * NUM_PAIRINGS
 
 
 @njit(cache=True, inline="always")
-def new_scratch(state: np.ndarray) -> np.ndarray:
+def observe_scratch(state: np.ndarray) -> np.ndarray:
     """The observation encoder's work space for ``state``'s sheet: a gain table, then room for the throw's rows.
 
     ``scratch[r * _GAIN_ROW + 2 * k + t]`` = row r's score change from t + 1 more checks at k checks. It depends on
@@ -508,7 +508,7 @@ def _encode_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int, scrat
     """The OBS_GAINS slots of ``seat``'s view at ``out[row]``: ``pairs_gain`` of each (fifth die, pairing), the
     same for its three columns; all zero when the seat does not act.
 
-    Table lookups (``new_scratch``) for the rows the throw's pairings check (filled by ``encode_observations``), and
+    Table lookups (``observe_scratch``) for the rows the throw's pairings check (filled by ``observe_all``), and
     no branch: whether a seat acts varies from game to game, and a mispredicted early return measured ~30% slower.
     """
     scale = 0.01 * must_act(state, seat)
@@ -542,7 +542,7 @@ def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
 
     Choices recorded this round but not yet resolved are not visible (the decisions are simultaneous). One seat's
     view works out its 15 pairing gains with ``pairs_gain`` (measured 2.3x faster than building the gain table of
-    ``new_scratch`` for one view); ``encode_observations``, every seat at once, reads them from the table.
+    ``observe_scratch`` for one view); ``observe_all``, every seat at once, reads them from the table.
     """
     view = out.reshape((1, out.shape[0]))
     _encode_throw(state, seat, view, 0)
@@ -561,12 +561,12 @@ def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def encode_observations(state: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None:
+def observe_all(state: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None:
     """``encode_observation`` of every seat into ``out[seat]`` (2-D; rows ``>= num_players`` untouched).
 
     Why: the batched engine observes every seat every step (``game.batch_encode``). The views share everything
     but the to-act flag, the gains and the seat order, so each seat block is encoded once (into seat 0's view) and
-    copied rotated into the others; ``scratch`` is ``new_scratch`` of any state with the same sheet, so a loop over
+    copied rotated into the others; ``scratch`` is ``observe_scratch`` of any state with the same sheet, so a loop over
     many games makes it once.
     """
     n = state[NUM_PLAYERS]

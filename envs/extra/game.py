@@ -1,4 +1,4 @@
-"""Extra! on the game contract: its spec (words, renderers, agents) and its batched kernels.
+"""Extra! on the game contract: its spec (words, renderers, agents).
 
 Why here: the generic faces (``envs.common.game_aec``, ``game_parallel``, ``game_batch``, ``game_seat``) and every
 tool read the game from this one declaration; the rules stay in ``engine.py``. Extra! is simultaneous: every
@@ -7,12 +7,9 @@ seat still playing decides on the same throw.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
-from numba import njit
 
-from envs.common import batch_loops as L
+from envs.common.chance import DiceChance
 from envs.common.contract import GameSpec, register_game
 
 from . import engine as E
@@ -81,65 +78,6 @@ def _bounds(config: ExtraConfig) -> tuple[float, float]:
     return -bound, bound
 
 
-# --- batched kernels: the shared loops compiled (and cached) with this engine's functions
-
-
-@njit(cache=True)
-def batch_start(states, head):
-    return L.start(states, head, E.init_state, E.chance_words)
-
-
-@njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, seats):
-    return L.act_joint(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, seats,
-                       E.acting, E.is_legal, E.apply_action, E.status, E.rewards, E.step_rewards, E.observe,
-                       E.init_state, E.chance_words)  # fmt: skip
-
-
-@njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                    E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
-                    E.chance_words, L.no_potentials)  # fmt: skip
-
-
-@njit(inline="always")
-def encode_joint_all(states, obs, masks, seats, acting, observe_scratch, observe_all, legal_mask):
-    """``L.encode_joint`` with every seat of a game observed in one call, ``observe_all(state, obs[b], scratch)``, and
-    one ``observe_scratch(state)`` for the batch (all its games share a config): the proposed engine hook, kept
-    here until ``envs.common.batch_loops`` offers it. For Extra! the views share every sheet block and the
-    per-sheet gain table (``E.new_scratch``): 1.8x faster than ``observe`` seat by seat (measured, 2 players)."""
-    scratch = observe_scratch(states[0])
-    num_players = obs.shape[1]
-    for b in range(states.shape[0]):
-        state = states[b]
-        acting(state, seats[b])
-        observe_all(state, obs[b], scratch)
-        for s in range(num_players):
-            legal_mask(state, s, masks[b, s])  # the engine's mask is all zero for a seat that does not decide
-
-
-@njit(cache=True)
-def batch_encode(states, obs, masks, seats):
-    encode_joint_all(states, obs, masks, seats, E.acting, E.new_scratch, E.encode_observations, E.legal_mask)
-
-
-@njit(cache=True)
-def aec_act(state, seat, action):
-    return L.record_one(state, seat, action, E.is_legal, E.apply_action)
-
-
-@njit(cache=True)
-def aec_chance(state, outcome):
-    return L.chance_one(state, outcome, E.apply_outcome, E.to_act)
-
-
-@njit(cache=True)
-def aec_observe(state, seat, obs, mask):
-    E.observe(state, seat, obs)
-    E.legal_mask(state, seat, mask)  # all zero for a seat that does not decide now
-
-
 EXTRA = register_game(
     GameSpec(
         id="extra",
@@ -160,10 +98,10 @@ EXTRA = register_game(
         benchmarks={"solitaire": "agents.extra.benchmarks:SOLITAIRE"},
         table_agent="agents.extra.benchmarks:table_agent",
         seat_stats="agents.extra.benchmarks:seat_stats",
-        kernels=sys.modules[__name__].__name__,
         classic="envs.extra_v0",
         action_help=lambda config: ACTION_HELP,
         info=table_info,
+        dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "Extra!"),
         seat_info=seat_info,
         render_fps=1,
         observation_bounds=_bounds,

@@ -21,7 +21,7 @@ from envs.common.dice import DiceExhausted
 
 from . import engine as E
 
-__all__ = ["LANDING_KEYS", "ScriptedThrows", "SeededThrows", "ThrowChance", "corners_at"]
+__all__ = ["LANDING_KEYS", "ScriptedThrows", "SeededThrows", "ThrowChance", "corners_at", "throw_chance"]
 
 LANDING_KEYS = E.LANDING_KEYS  # keys for engine.sample_landing
 
@@ -92,6 +92,16 @@ class ThrowChance:
             E.touched_squares(corners, die_size, rows, cols, touched)
             out[E.NUM_DICE : E.NUM_DICE + rows * cols] = touched
         return out
+
+
+def throw_chance(config: Any, dice: Any) -> ThrowChance:
+    """``yay_v0``'s ``dice=``: a throw source as the contract's chance source. A source that can check the sheet
+    (``check_sheet``) does so now, so a scripted landing the sheet forbids fails before any game."""
+    chance = ThrowChance(dice, config.die_size)
+    check_sheet = getattr(dice, "check_sheet", None)
+    if callable(check_sheet):
+        check_sheet(config.die_size, config.rows, config.cols)
+    return chance
 
 
 def corners_at(*squares: tuple[int, int]) -> np.ndarray:

@@ -1,21 +1,17 @@
-"""Yay! on the game contract: its spec (words, renderers, agents) and its batched kernels.
+"""Yay! on the game contract: its spec (words, renderers, agents).
 
 Why here: the generic faces (``envs.common.game_aec``, ``game_batch``, ``game_seat``) and every tool read the
-game from this one declaration; the rules stay in ``engine.py``. The action words live here once; the game's own
-AEC env (``aec.py``) imports them.
+game from this one declaration; the rules stay in ``engine.py``.
 """
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
-from numba import njit
 
-from envs.common import batch_loops as L
 from envs.common.contract import GameSpec, register_game
 
 from . import engine as E
+from .chance import throw_chance
 from .config import YayConfig
 from .render import render_ansi, render_rgb, standings
 
@@ -121,48 +117,6 @@ def seat_info(config: YayConfig | None, state: np.ndarray) -> dict:
     }
 
 
-# --- batched kernels: the shared loops compiled (and cached) with this engine's functions
-
-
-@njit(cache=True)
-def batch_start(states, head):
-    return L.start(states, head, E.init_state, E.chance_words)
-
-
-@njit(cache=True)
-def batch_act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.act(states, actions, active, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                 E.to_act, E.is_legal, E.apply_action, E.status, E.rewards, E.observe, E.init_state,
-                 E.chance_words, E.shaping_potentials)  # fmt: skip
-
-
-@njit(cache=True)
-def batch_chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot):
-    return L.chance(states, words, outcome, head, out_rewards, done, final_rewards, final_obs, final_states, pot,
-                    E.draw_outcome, E.apply_outcome, E.status, E.rewards, E.observe, E.init_state,
-                    E.chance_words, E.shaping_potentials)  # fmt: skip
-
-
-@njit(cache=True)
-def aec_act(state, seat, action):
-    return L.act_one(state, seat, action, E.is_legal, E.apply_action, E.to_act)
-
-
-@njit(cache=True)
-def aec_chance(state, outcome):
-    return L.chance_one(state, outcome, E.apply_outcome, E.to_act)
-
-
-@njit(cache=True)
-def aec_observe(state, seat, obs, mask):
-    L.observe_one(state, seat, obs, mask, E.to_act, E.observe, E.legal_mask)
-
-
-@njit(cache=True)
-def batch_encode(states, obs, masks, seats):
-    L.encode(states, obs, masks, seats, E.to_act, E.observe, E.legal_mask)
-
-
 YAY = register_game(
     GameSpec(
         id="yay",
@@ -177,10 +131,10 @@ YAY = register_game(
         render_rgb=lambda config, state: render_rgb(state),
         table_agent="agents.yay.benchmarks:table_agent",
         seat_stats="agents.yay.benchmarks:seat_stats",
-        kernels=sys.modules[__name__].__name__,
         classic="envs.yay_v0",
         action_help=lambda config: action_help(config.rows, config.cols),
         info=seat_info,
+        dice=throw_chance,
         seat_info=lambda config, state, seat: {"turn_passed": bool(state[E.PASSED + seat])},
         bench_targets={"env": 1.0, "batched": 100.0},
     )
