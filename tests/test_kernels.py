@@ -75,3 +75,26 @@ def test_dice_needs_a_game_dice_interface_and_excludes_chance() -> None:
         GameAEC(game_spec("pig"), dice=ScriptedDice([[1]]))
     with pytest.raises(ValueError, match="not both"):
         GameAEC(game_spec("extra"), chance=object(), dice=ScriptedDice([[1, 1, 1, 1, 1]]))
+
+
+def test_row_views_alias_their_parent_rows() -> None:
+    from numba import njit
+
+    from envs.common.rows import row
+
+    @njit
+    def bump(a, b):
+        r = row(a, b)
+        r[:] += 1
+        return r.shape[0]
+
+    @njit
+    def inner(a, b, s):
+        row(row(a, b), s)[:] = 7
+
+    states = np.zeros((3, 5), dtype=np.int32)
+    assert bump(states, 1) == 5
+    assert states.tolist() == [[0] * 5, [1] * 5, [0] * 5]
+    cube = np.zeros((2, 3, 4), dtype=np.float32)
+    inner(cube, 1, 2)
+    assert cube[1, 2].tolist() == [7] * 4 and cube.sum() == 28

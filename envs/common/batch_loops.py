@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from .rows import row
+
 __all__ = [
     "ILLEGAL", "act", "act_joint", "act_one", "chance", "chance_one", "encode", "encode_joint", "encode_joint_all",
     "observe_one", "no_potentials", "record_one", "start",
@@ -39,7 +41,7 @@ def _shape(state, b, ended, out_rewards, pot, potentials):
         for s in range(out_rewards.shape[1]):
             out_rewards[b, s] -= pot[0, s]
     else:
-        potentials(state, pot[1])
+        potentials(state, row(pot, 1))
         for s in range(out_rewards.shape[1]):
             out_rewards[b, s] += pot[1, s] - pot[0, s]
 
@@ -49,13 +51,13 @@ def _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_
             init_state, pay=True):  # fmt: skip
     """Game ``b`` ended (at an action or a chance event): record rewards (paid into ``out_rewards`` unless they
     came as step rewards), status, every seat's terminal observation and the terminal state, then restart it."""
-    state = states[b]
+    state = row(states, b)
     done[b] = status(state)
-    rewards(state, final_rewards[b])
+    rewards(state, row(final_rewards, b))
     for s in range(out_rewards.shape[1]):
         if pay:
             out_rewards[b, s] += final_rewards[b, s]
-        observe(state, s, final_obs[b, s])
+        observe(state, s, row(row(final_obs, b), s))
     final_states[b, :] = state
     init_state(state, head)
 
@@ -65,8 +67,8 @@ def start(states, head, init_state, chance_words):
     """Start every game; return how many are at a chance node."""
     needy = 0
     for b in range(states.shape[0]):
-        init_state(states[b], head)
-        needy += chance_words(states[b]) > 0
+        init_state(row(states, b), head)
+        needy += chance_words(row(states, b)) > 0
     return needy
 
 
@@ -78,16 +80,17 @@ def act(states, actions, active, head, out_rewards, done, final_rewards, final_o
     n = states.shape[0]
     for b in range(n):
         if active[b]:
-            seat = to_act(states[b])
-            if seat < 0 or not is_legal(states[b], seat, actions[b]):
+            seat = to_act(row(states, b))
+            if seat < 0 or not is_legal(row(states, b), seat, actions[b]):
                 return -(b + 1)
     needy = 0
     for b in range(n):
-        out_rewards[b, :] = 0.0
+        for s in range(out_rewards.shape[1]):
+            out_rewards[b, s] = 0.0
         done[b] = 0
-        state = states[b]
+        state = row(states, b)
         if active[b]:
-            potentials(state, pot[0])
+            potentials(state, row(pot, 0))
             apply_action(state, to_act(state), actions[b])
             ended = status(state) != 0
             if ended:
@@ -109,16 +112,16 @@ def act_joint(states, actions, active, head, out_rewards, done, final_rewards, f
     n, num_players = actions.shape
     for b in range(n):
         if active[b]:
-            acting(states[b], seats)
+            acting(row(states, b), seats)
             for s in range(num_players):
-                if seats[s] and not is_legal(states[b], s, actions[b, s]):
+                if seats[s] and not is_legal(row(states, b), s, actions[b, s]):
                     return -(b * num_players + s + 1)
     needy = 0
     for b in range(n):
         for s in range(num_players):
             out_rewards[b, s] = 0.0
         done[b] = 0
-        state = states[b]
+        state = row(states, b)
         if active[b]:
             acting(state, seats)
             resolved = 0
@@ -126,7 +129,7 @@ def act_joint(states, actions, active, head, out_rewards, done, final_rewards, f
                 if seats[s]:
                     resolved = apply_action(state, s, actions[b, s])
             if resolved:
-                step_rewards(state, out_rewards[b])
+                step_rewards(state, row(out_rewards, b))
             if status(state) != 0:
                 _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards,
                         observe, init_state, False)  # fmt: skip
@@ -140,12 +143,12 @@ def encode_joint(states, obs, masks, seats, acting, observe, legal_mask):
     must decide (others all zero) and who they are (``seats`` (B, P) int8)."""
     num_players = obs.shape[1]
     for b in range(states.shape[0]):
-        state = states[b]
-        acting(state, seats[b])
+        state = row(states, b)
+        acting(state, row(seats, b))
         for s in range(num_players):
-            observe(state, s, obs[b, s])
+            observe(state, s, row(row(obs, b), s))
             if seats[b, s]:
-                legal_mask(state, s, masks[b, s])
+                legal_mask(state, s, row(row(masks, b), s))
             else:
                 masks[b, s, :] = 0
 
@@ -158,11 +161,11 @@ def encode_joint_all(states, obs, masks, seats, acting, observe_scratch, observe
     scratch = observe_scratch(states[0])
     num_players = obs.shape[1]
     for b in range(states.shape[0]):
-        state = states[b]
-        acting(state, seats[b])
-        observe_all(state, obs[b], scratch)
+        state = row(states, b)
+        acting(state, row(seats, b))
+        observe_all(state, row(obs, b), scratch)
         for s in range(num_players):
-            legal_mask(state, s, masks[b, s])  # the engine's mask is all zero for a seat that does not decide
+            legal_mask(state, s, row(row(masks, b), s))  # the engine's mask is all zero for a seat that does not decide
 
 
 @njit(inline="always")
@@ -173,11 +176,11 @@ def chance(states, words, outcome, head, out_rewards, done, final_rewards, final
     j = 0
     needy = 0
     for b in range(states.shape[0]):
-        state = states[b]
+        state = row(states, b)
         if chance_words(state) == 0:
             continue
-        draw_outcome(state, words[j], outcome)
-        potentials(state, pot[0])
+        draw_outcome(state, row(words, j), outcome)
+        potentials(state, row(pot, 0))
         apply_outcome(state, outcome)
         j += 1
         ended = status(state) != 0
@@ -193,10 +196,11 @@ def chance(states, words, outcome, head, out_rewards, done, final_rewards, final
 def encode(states, obs, masks, seats, to_act, observe, legal_mask):
     """Every game's seat to move, its observation from that seat, and that seat's legal mask."""
     for b in range(states.shape[0]):
-        seat = to_act(states[b])
+        state = row(states, b)
+        seat = to_act(state)
         seats[b] = seat
-        observe(states[b], seat, obs[b])
-        legal_mask(states[b], seat, masks[b])
+        observe(state, seat, row(obs, b))
+        legal_mask(state, seat, row(masks, b))
 
 
 @njit(inline="always")
