@@ -14,7 +14,7 @@ from typing import Any
 
 from agents.base import Agent
 
-__all__ = ["TASKS", "Task", "all_tasks", "check_task_config", "make_training_env", "score_trained_agent", "task"]
+__all__ = ["Task", "all_tasks", "check_task_config", "make_training_env", "score_trained_agent", "task"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,12 @@ def all_tasks() -> dict[str, Task]:
     return out
 
 
-TASKS = tuple(all_tasks())  # the suite's tasks (what a recipe's task.id may name)
+def __getattr__(name: str) -> Any:
+    """``TASKS``, the suite's task ids (what a recipe's ``task.id`` may name), found when first asked for: a game's
+    task module imports ``Task`` from here, so listing the tasks at import would be circular."""
+    if name == "TASKS":
+        return tuple(all_tasks())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def task(task_id: str) -> Task:

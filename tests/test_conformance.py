@@ -1,12 +1,15 @@
 """The conformance suite: every registered contract game passes the same checks, with no per-game copy.
 
 Games register themselves by being imported (``envs.common.contract.register_game``); ``tests/pig_game.py`` is a
-whole game defined inside the test suite, the proof that a game needs its own file and nothing else.
+whole game defined inside the test suite, the proof that a game needs its own file and nothing else. Tasks (one-player
+games a game's task envs serve, ``register_task``) register when their module is imported; they get every check of
+the faces that serve them (the batched engine and the single-seat envs), not the PettingZoo ones.
 """
 
 from __future__ import annotations
 
 import copy
+import importlib
 import pickle
 from typing import Any
 
@@ -18,14 +21,20 @@ import envs  # noqa: F401  (registers the suite's games)
 import tests.pig_game  # noqa: F401  (registers "pig")
 from agents.random_agent import sample_masked
 from envs.common.chance import ScriptedChance, SeededChance
-from envs.common.contract import GAMES, NOBODY, SIMULTANEOUS
+from envs.common.contract import GAMES, NOBODY, SIMULTANEOUS, TASK_GAMES
 from envs.common.game_aec import GameAEC, make_env
 from envs.common.game_batch import BatchedGame
 from envs.common.game_parallel import GameParallel
-from envs.common.game_seat import SeatCore, SeatEnv
+from envs.common.game_seat import SeatCore, SeatEnv, SeatGames
+
+for _spec in list(GAMES.values()):  # a game's task envs register its tasks
+    for _entry in _spec.gym_envs.values():
+        importlib.import_module(_entry.split(":")[0])
 
 GAME_IDS = sorted(GAMES)
 SIMULTANEOUS_IDS = [g for g in GAME_IDS if GAMES[g].dynamics == "simultaneous"]
+TASK_IDS = sorted(TASK_GAMES)
+ENGINE_IDS = GAME_IDS + TASK_IDS  # every engine on the contract: its batched and single-seat faces
 
 
 def random_actions(batch: BatchedGame, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -42,7 +51,8 @@ def random_actions(batch: BatchedGame, masks: np.ndarray, rng: np.random.Generat
 
 def limited(game: str) -> dict[str, int]:
     """A short game's config override, where the game has a turn limit."""
-    return {"max_turns": 10} if "max_turns" in GAMES[game].config.model_fields else {}
+    spec = GAMES.get(game) or TASK_GAMES[game]
+    return {"max_turns": 10} if "max_turns" in spec.config.model_fields else {}
 
 
 def random_episode(env: GameAEC, rng: np.random.Generator, seed: int | None) -> list[tuple]:
@@ -119,7 +129,7 @@ def test_the_batched_engine_at_b_1_replays_the_aec_game(game: str) -> None:
             env.reset()
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", ENGINE_IDS)
 def test_masks_are_never_empty_for_the_player_to_act_and_every_game_ends(game: str) -> None:
     batch = BatchedGame(game, 512, seed=3, **limited(game))
     obs, masks, info = batch.reset()
@@ -251,7 +261,7 @@ def random_episode_from_here(env: GameAEC, rng: np.random.Generator) -> list[byt
     return trace
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", ENGINE_IDS)
 def test_the_batched_engine_checks_every_array_it_is_given(game: str) -> None:
     batch = BatchedGame(game, 8, seed=0)
     with pytest.raises(RuntimeError, match="reset"):
@@ -298,11 +308,16 @@ class _Scripted:
         return first
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+def seated(game: str) -> Any:
+    """The opponents of a seat env: a deterministic one for a game, none for a task (one player)."""
+    return None if game in TASK_GAMES else _Scripted()
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
 def test_a_seat_env_game_checks_out_with_gymnasium(game: str) -> None:
     from gymnasium.utils.env_checker import check_env
 
-    env = SeatEnv(game, opponents=_Scripted())
+    env = SeatEnv(game, opponents=seated(game))
     check_env(env, skip_render_check=True)
     obs, info = env.reset(seed=0)
     for as_given in (np.int64, np.array, lambda a: np.array([a])):  # what user code and model.predict hand over
@@ -340,6 +355,147 @@ def test_a_misbehaving_opponent_undoes_the_whole_step(game: str, misbehave: str)
         pytest.fail("the opponent never had to move")
     obs, masks, rewards, dones, infos = core.step(masks.argmax(axis=1))  # the env goes on, the learner still moves
     assert masks.any(axis=1).all()
+
+
+def seat_play(
+    env: SeatEnv, rng: np.random.Generator, episodes: int, seed: int | None = None, reset: bool = True
+) -> list[tuple]:
+    """``episodes`` games of random legal moves in a single seat env (from a reset, or from where it is): every
+    (observation, mask, reward, ends) along the way, and each next game's first observation."""
+    trace: list[tuple] = []
+    if reset:
+        env.reset(seed=seed)
+    for _ in range(episodes):
+        done = False
+        while not done:
+            action = int(sample_masked(env.action_masks()[None].astype(np.int8), rng)[0])
+            obs, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+            trace.append((obs.tobytes(), info["action_mask"].tobytes(), reward, terminated, truncated))
+        obs, info = env.reset()
+        trace.append((obs.tobytes(), info["action_mask"].tobytes()))
+    return trace
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
+def test_a_seed_fixes_twenty_single_seat_games_and_a_one_game_vec_env_plays_them(game: str) -> None:
+    runs = [seat_play(SeatEnv(game, seated(game), **limited(game)), np.random.default_rng(1), 20, 7) for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0][0] != runs[0][-1]  # later games are new games
+    env, vec = SeatEnv(game, seated(game), **limited(game)), SeatGames(game, 1, seated(game), seed=7, **limited(game))
+    obs, info = env.reset(seed=7)
+    vobs = vec.reset()
+    rng, ended = np.random.default_rng(2), 0
+    while ended < 20:
+        np.testing.assert_array_equal(vobs[0], obs)
+        np.testing.assert_array_equal(vec.action_masks()[0], info["action_mask"] != 0)
+        action = sample_masked(info["action_mask"][None], rng)
+        vobs, vrewards, vdones, vinfos = vec.step(action)
+        obs, reward, terminated, truncated, info = env.step(int(action[0]))
+        assert (vrewards[0], vdones[0]) == (np.float32(reward), terminated or truncated)
+        if vdones[0]:
+            ended += 1
+            np.testing.assert_array_equal(vinfos[0]["terminal_observation"], obs)
+            np.testing.assert_array_equal(vinfos[0]["final_state"], env.state())
+            obs, info = env.reset()
+
+
+class Unchecked(SeededChance):
+    """The seeded stream's own outcomes, handed in as an injected source (checked, played outside the loops)."""
+
+    trusted = False
+
+
+@pytest.mark.parametrize(("game", "overrides"), [(g, limited(g)) for g in ENGINE_IDS] + [
+    ("pig", {"shaping": True, "max_turns": 10})])  # fmt: skip
+def test_injected_outcomes_play_as_the_compiled_chance_plays_them(game: str, overrides: dict) -> None:
+    """The same games, rewards (shaped too) and ends (some at a chance event, with a turn limit) either way."""
+    runs = [seat_play(SeatEnv(game, seated(game), chance=chance, **overrides), np.random.default_rng(3), 20, 5)
+            for chance in (None, Unchecked())]  # fmt: skip
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
+def test_every_bad_input_to_a_single_seat_env_is_a_clear_error_that_changes_nothing(game: str) -> None:
+    fresh = SeatEnv(game, seated(game))
+    for call in (lambda: fresh.step(0), fresh.state):
+        with pytest.raises(RuntimeError, match="reset"):
+            call()
+    env = SeatEnv(game, seated(game))
+    _, info = env.reset(seed=0)
+    before, n = env.state(), env.action_space.n
+    for bad, error, words in [(1.0, TypeError, "must be an int"), ("0", TypeError, "must be an int"),
+                              (True, TypeError, "must be an int"), (np.array([0, 1]), TypeError, "must be an int"),
+                              (n, ValueError, "out of range"), (-1, ValueError, "out of range"),
+                              (2**70, ValueError, "out of range")]:  # fmt: skip
+        with pytest.raises(error, match=words):
+            env.step(bad)
+        np.testing.assert_array_equal(env.state(), before)
+    if (info["action_mask"] == 0).any():
+        illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+        with pytest.raises(ValueError, match=rf"illegal action {illegal} in game 0; legal actions: \[.*\] \(.+\)"):
+            env.step(illegal)  # the legal ids and the rule's words
+        np.testing.assert_array_equal(env.state(), before)
+    for seed, error in ((-1, ValueError), ("7", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="seed"):
+            env.reset(seed=seed)
+        np.testing.assert_array_equal(env.state(), before)
+    with pytest.raises(ValueError, match="render_mode"):
+        SeatEnv(game, seated(game), render_mode="wrong")
+    with pytest.raises(TypeError, match="chance"):
+        SeatEnv(game, seated(game), chance=object())
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
+def test_a_failing_or_lying_chance_source_changes_nothing_in_a_single_seat_env(game: str) -> None:
+    class Broken(SeededChance):
+        fail = False
+
+        def outcome(self, engine, state, out, words):
+            if self.fail:
+                raise OSError("the dice fell off the table")
+            return super().outcome(engine, state, out, words)
+
+    env = SeatEnv(game, seated(game), chance=Broken(0))
+    _, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(200):  # until a move leads into a chance event
+        before = env.state()
+        action = int(sample_masked(info["action_mask"][None], rng)[0])
+        probe = copy.deepcopy(env)
+        probe.chance.fail = True
+        try:
+            probe.step(action)
+        except RuntimeError as exc:
+            assert "chance source failed" in str(exc) and "unchanged" in str(exc)
+            np.testing.assert_array_equal(probe.state(), before)
+            probe.chance.fail = False  # and the game goes on as if nothing had happened
+            np.testing.assert_array_equal(probe.step(action)[0], env.step(action)[0])
+            break
+        _, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            _, info = env.reset()
+    else:
+        pytest.fail("no move led into a chance event")
+    bad = np.full(env.core.batch.sizes.outcome, 10**6, dtype=np.int32)
+    lying = SeatEnv(game, seated(game), chance=ScriptedChance([bad] * 10))
+    with pytest.raises(ValueError, match="refused"):
+        lying.reset(seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        lying.state()  # no game was started
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
+def test_copies_of_a_single_seat_env_continue_the_same_games(game: str) -> None:
+    env = SeatEnv(game, seated(game), **limited(game))
+    _, info = env.reset(seed=4)
+    if any(env.step(int(np.flatnonzero(info["action_mask"])[0]))[2:4]):  # a one-decision episode (Greed's stop)
+        env.reset()
+    for copied in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        np.testing.assert_array_equal(copied.state(), env.state())
+        twin = copy.deepcopy(env)
+        rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+        assert seat_play(copied, rng_a, 3, reset=False) == seat_play(twin, rng_b, 3, reset=False)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

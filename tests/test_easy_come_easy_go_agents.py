@@ -31,7 +31,7 @@ from agents.easy_come_easy_go.in_game import TurnPolicyInGame
 from envs.common.contract import CHANCE, NOBODY
 from envs.easy_come_easy_go import engine as eng
 from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
-from envs.easy_come_easy_go.turn_encoding import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
+from envs.easy_come_easy_go.turn_engine import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
 
 ONES = np.ones(9)
 

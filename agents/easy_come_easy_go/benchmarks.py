@@ -29,7 +29,7 @@ class TurnTaskSection(GameConfig):
 
 def _check(game: str, section: TurnTaskSection) -> None:
     from agents.recipes import section as checked
-    from envs.easy_come_easy_go.turn_task import TurnTaskConfig
+    from envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
     checked("turn_tasks.config", TurnTaskConfig, section.config)
 
@@ -55,7 +55,7 @@ TURN_TASKS = Benchmark(TurnTaskSection, _run, _check, named=True, kinds=TURN_KIN
 def table_agent(kind: str, agent: Agent, config: Any) -> Agent | None:
     """``agent`` as it plays the full game under ``config``: a turn-task agent through ``TurnPolicyInGame``."""
     from agents.easy_come_easy_go.in_game import TurnPolicyInGame, any_prize_not_mine
-    from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE
+    from envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE
 
     if kind == "eceg_exact":  # the optimal turn for "any prize I do not hold"
         return TurnPolicyInGame(agent, valuation=any_prize_not_mine)

@@ -24,7 +24,7 @@ def sample_value_vectors(task_config: Mapping[str, Any] | None, num_vectors: int
 
 def _turn_config(task_config: Mapping[str, Any] | None):
     from envs.common.config import validate_config
-    from envs.easy_come_easy_go.turn_task import TurnTaskConfig
+    from envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
     return validate_config(TurnTaskConfig, dict(task_config or {}))
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_positions
+from envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
 
 __all__ = [
     "TurnSolution",

@@ -3,8 +3,8 @@
 Full game: the planning agents read engine states (``reads_state = True``, ``act_states(states, masks, seats)``:
 the batched engine's ``states``, a PettingZoo env's ``state()``); dice, frozen dice and prize holders come from
 the engine's slots (:func:`decision_positions`), never from observation floats. Turn task
-(``EasyComeEasyGoTurn-v0``): its observation is the input, as for any policy (``turn_encoding.py``: the dice and
-the prize values, which belong to the task, not to any engine state), so ``act_batch`` reads it. Each agent
+(``EasyComeEasyGoTurn-v0``): its observation is the input, as for any policy (``turn_engine.py``: the dice and
+the prize values scaled as the task shows them), so ``act_batch`` reads it. Each agent
 turns a position into a prize-value vector and plays from (cached) tables for that vector: the exact solution,
 a depth-limited one, or (myopic) the one-re-roll expectations.
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 from agents.base import Agent
 from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go import turn_encoding as te
+from envs.easy_come_easy_go import turn_engine as te
 
 from .exact import TurnSolution, dice_codes, kept_multisets, lookahead_turn, reroll_expectations, solve_turn
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from agents.base import Agent
 from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.turn_encoding import TURN_OBS_SIZE, encode_turn_positions
+from envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
 
 from .heuristics import FullGameHeuristicAgent, any_prize_not_mine, decision_positions
 

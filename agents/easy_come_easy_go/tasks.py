@@ -12,7 +12,7 @@ __all__ = ["TURN_TASK"]
 
 def _check(config: dict[str, Any]) -> None:
     from envs.common.config import validate_config
-    from envs.easy_come_easy_go.turn_task import TurnTaskConfig
+    from envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
     validate_config(TurnTaskConfig, config)
 

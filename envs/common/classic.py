@@ -23,12 +23,13 @@ __all__ = ["classic_envs"]
 def classic_envs(spec: GameSpec, module: str) -> tuple[Any, ...]:
     """``(env, raw_env)``, plus ``parallel_env`` for a simultaneous game, for the module named ``module``."""
 
-    def __init__(self: Any, config: Any = None, dice: Any = None, render_mode: str | None = None,
-                 **config_overrides: Any) -> None:  # fmt: skip
-        type(self).__mro__[1].__init__(self, spec, config, None, render_mode, dice, **config_overrides)
-
     def bound(name: str, face: type, what: str) -> type:
-        doc = f"{spec.title}{what}; agents ``player_0..``; ``dice=``: the game's dice interface (see its README)."
+        def __init__(self: Any, config: Any = None, dice: Any = None, render_mode: str | None = None,
+                     chance: Any = None, **config_overrides: Any) -> None:  # fmt: skip
+            face.__init__(self, spec, config, chance, render_mode, dice, **config_overrides)
+
+        doc = (f"{spec.title}{what}; agents ``player_0..``; ``dice=``: the game's dice interface, ``chance=``: a "
+               "contract chance source (see the game's README).")  # fmt: skip
         return type(name, (face,), {"__init__": __init__, "__module__": module, "__qualname__": name, "__doc__": doc})
 
     raw_env = bound("raw_env", GameAEC, "")

@@ -73,6 +73,8 @@ __all__ = [
     "game_spec",
     "register_game",
     "register_task",
+    "resolve_spec",
+    "spec_reference",
     "task_module",
 ]
 
@@ -249,3 +251,19 @@ def register_task(spec: GameSpec, module: str) -> GameSpec:
 def task_module(game: str) -> str | None:
     """The module that registers the task ``game`` (``None``: not a task)."""
     return _TASK_MODULES.get(game)
+
+
+def spec_reference(spec: GameSpec) -> tuple[str, str]:
+    """What a pickled face keeps of its spec (functions in a spec do not pickle): its id and the module to import
+    to find it again (a task's module, a hand-written kernels module, or the engine's)."""
+    return spec.id, task_module(spec.id) or spec.kernels or spec.engine.__name__
+
+
+def resolve_spec(game: str, module: str) -> GameSpec:
+    """The spec ``game`` in this process, a spawned worker too: importing ``module`` registers a task or a game
+    defined in one file (Pig); a suite game's engine module does not, so ``envs`` registers the suite's games."""
+    importlib.import_module(module)
+    if game not in GAMES and game not in TASK_GAMES:
+        importlib.import_module("envs")
+    return game_spec(game)
+

@@ -13,7 +13,6 @@ the stream; its outcomes are checked the contract's way and played game by game 
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ import numpy as np
 from .batching import check_num_envs, read_only
 from .chance import WORD_HIGH, ChanceSource, given_outcome
 from .config import validate_config
-from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, task_module
+from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
 
 __all__ = ["BatchedGame"]
 
@@ -187,15 +186,12 @@ class BatchedGame:
 
     def __getstate__(self) -> dict[str, Any]:
         out = self.__dict__.copy()  # a spec's functions and the kernel module do not pickle; the game's id does
-        module = task_module(self.spec.id) or self.spec.kernels or self.spec.engine.__name__
-        out["spec"], out["_kernels"] = (self.spec.id, module), None
+        out["spec"], out["_kernels"] = spec_reference(self.spec), None
         return out
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        game, module = saved["spec"]
-        importlib.import_module(module)  # importing a game's module registers it (in a spawned worker too)
         self.__dict__.update(saved)
-        self.spec = game_spec(game)
+        self.spec = resolve_spec(*saved["spec"])
         self._kernels = self.spec.kernel_module()
 
     def _out(self, array: np.ndarray) -> np.ndarray:
@@ -234,20 +230,25 @@ class BatchedGame:
 
     def _roll(self, needy: int, hold: bool = False) -> None:
         """Chance rounds until every game waits for a decision, then observe them all; with ``hold`` (B = 1) a game
-        that ended waits for ``reset()`` instead."""
-        if hold and self._done.any() or self._chance is not None and self._roll_given(hold):
+        that ended (at the action or at a chance event) waits for ``reset()`` instead."""
+        held = hold and self._done.any()
+        if self._chance is not None and not held:
+            held = self._roll_given(hold)
+        else:
+            words = max(1, self.sizes.words)
+            while needy and not held:
+                draws = self._rng.integers(0, WORD_HIGH, size=(needy, words), dtype=np.int64)
+                needy = self._kernels.batch_chance(
+                    self._states, draws, self._outcome, self._header, self._rewards, self._done, self._final_rewards,
+                    self._final_obs, self._final_states, self._pot,
+                )  # fmt: skip
+                held = hold and self._done.any()
+        if held:
             self._held[:] = True
             self._seats[:] = NOBODY
             self._acting[:] = 0
             self._masks[:] = 0
             return
-        words = max(1, self.sizes.words)
-        while needy and self._chance is None:
-            draws = self._rng.integers(0, WORD_HIGH, size=(needy, words), dtype=np.int64)
-            needy = self._kernels.batch_chance(
-                self._states, draws, self._outcome, self._header, self._rewards, self._done, self._final_rewards,
-                self._final_obs, self._final_states, self._pot,
-            )  # fmt: skip
         seats = self._acting if self.simultaneous else self._seats
         self._kernels.batch_encode(self._states, self._obs, self._masks, seats)
 

@@ -4,7 +4,11 @@ Why: "can a policy trained at one seat beat these players?" is the question rese
 The N games live in one ``BatchedGame``; the opponents' moves are made inside ``step``, one ``act_batch`` call
 per opponent seat for all games waiting for it, so the learner sees only its own decisions. A step either
 completes or changes nothing: an opponent that raises or returns a wrong, float or illegal move undoes the
-whole step (the learner's move included) and is named in the error.
+whole step (the learner's move included) and is named in the error; so does a failing injected chance source.
+
+A one-player game needs no opponents: a task (``contract.register_task``, e.g. Easy Come's turn task) is served by
+these faces as it is, so a task costs only its rules. The single env takes injected chance (``chance=`` a contract
+source, or the game's ``dice=``), checked the contract's way (``chance.given_outcome``).
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .batching import LegalDiscrete, read_only
+from .chance import ChanceSource, injected_chance
 from .contract import GameSpec
 from .game_batch import BatchedGame
 from .seating import choose, seat_opponents
+from .table import check_seed
 from .vec_games import MaskedGames, StepReturn, sb3_names
 
 __all__ = ["SeatCore", "SeatEnv", "SeatGames"]
@@ -32,15 +38,17 @@ class SeatCore:
     the learner's from its move and the opponents' moves that follow, up to the game's end. An ended game's info
     has ``terminal_observation`` (the learner's), ``final_rewards`` (every seat), ``final_state`` (the engine's
     terminal state: scores, turns, everything), ``won`` (a final reward > 0),
-    ``tied`` (won, and so did another seat) and ``episode`` (``r``, ``l``); the game has restarted and waits for
-    the learner again.
+    ``tied`` (won, and so did another seat) and ``episode`` (``r``, ``l``), plus the spec's ``info`` and
+    ``seat_info`` of the final state; the game has restarted and waits for the learner again (unless the batch
+    holds restarts: then it waits for ``reset``).
     """
 
     def __init__(
         self, game: str | GameSpec, num_envs: int, opponents: Any, config: Any = None, learner_seat: int = 0,
-        seed: int | None = None, **config_overrides: Any,
+        seed: int | None = None, chance: ChanceSource | None = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
         self.batch = BatchedGame(game, num_envs, config, seed, copy=False, **config_overrides)
+        self.batch.chance = chance
         self.config, self.num_envs = self.batch.config, self.batch.num_envs
         self.opponents = seat_opponents(opponents, self.batch.num_players, learner_seat)
         self.learner_seat = int(learner_seat)
@@ -75,12 +83,15 @@ class SeatCore:
         if not self.started:
             raise RuntimeError(f"{self.spec.title} seat env: step() before reset(): call reset() first")
         actions = self._check(np.asarray(actions), self._masks, "the learner")
-        saved = (self.batch.snapshot(), self._carry.copy(), self._returns.copy(), self._lengths.copy(),
-                 self._acting.copy())  # fmt: skip
+        # Without opponents nothing can fail once the actions are checked, but an injected chance source (the
+        # batch undoes its own step then): the batch's snapshot is needed only with opponents.
+        saved = (self.batch.snapshot() if self.opponents else None, self._carry.copy(), self._returns.copy(),
+                 self._lengths.copy(), self._acting.copy())  # fmt: skip
         try:
             return self._step(actions)
         except BaseException:
-            self.batch.restore(saved[0])
+            if saved[0] is not None:
+                self.batch.restore(saved[0])
             self._carry[:], self._returns[:], self._lengths[:] = saved[1:4]
             self._acting = saved[4]
             self._see(self.batch._obs, self.batch._masks)
@@ -111,9 +122,9 @@ class SeatCore:
         return self._obs, self._masks, rewards, done, infos
 
     def _advance(self, rewards: np.ndarray, done: np.ndarray, infos: list[dict]) -> None:
-        """Opponents' moves until every game waits for the learner."""
+        """Opponents' moves until every game waits for the learner (or, held, for ``reset``)."""
         while True:
-            waiting = ~self._acting[:, self.learner_seat]
+            waiting = ~self._acting[:, self.learner_seat] & ~self.batch.held
             if not waiting.any():
                 return
             step = self.batch.step(self._opponent_actions(waiting), waiting)
@@ -137,7 +148,7 @@ class SeatCore:
                 chosen = choose(policy, obs.copy(), masks.copy(), self.batch.states[rows], seat)
             except Exception as exc:
                 raise RuntimeError(f"{who} failed: {type(exc).__name__}: {exc}; the step was undone") from exc
-            chosen = self._check(np.asarray(chosen), masks, who)
+            chosen = self._check(np.asarray(chosen), masks, who, rows, seat)
             if simultaneous:
                 actions[rows, seat] = chosen
             else:
@@ -157,23 +168,41 @@ class SeatCore:
         rewards[open_games] += seat_rewards[open_games]
         self._carry[next_episode] += seat_rewards[next_episode]
         self._returns[moved] += seat_rewards[moved]
-        for k, b in enumerate(ended):
-            final = info["final_rewards"][k]
-            infos[b] = {
-                "terminal_observation": info["final_observation"][k, self.learner_seat].copy(),
-                "final_rewards": final.copy(),
-                "final_state": info["final_state"][k].copy(),
-                "won": bool(final[self.learner_seat] > 0),
-                "tied": bool(final[self.learner_seat] > 0 and (final > 0).sum() > 1),
-                "truncated": bool(step[4][b]),
-                "episode": {"r": float(self._returns[b]), "l": int(self._lengths[b])},
-            }
-            self._returns[b] = 0.0
-            self._lengths[b] = 0
+        if not ended.size:
+            return
+        # the batch's final_* are fresh arrays each step: each info holds rows of them, no copies
+        finals, states, seat = info["final_rewards"], info["final_state"], self.learner_seat
+        observations = info["final_observation"][:, seat]
+        won = finals[:, seat] > 0
+        tied, won = (won & ((finals > 0).sum(axis=1) > 1)).tolist(), won.tolist()
+        truncated, returns, lengths = (step[4][ended].tolist(), self._returns[ended].tolist(),
+                                       self._lengths[ended].tolist())  # fmt: skip
+        table, at_seat, config = self.spec.info, self.spec.seat_info, self.config
+        rows = zip(ended.tolist(), observations, finals, states, won, tied, truncated, returns, lengths, strict=True)
+        for b, observation, final, state, w, t, cut, r, n in rows:
+            infos[b] = out = {"terminal_observation": observation, "final_rewards": final, "final_state": state,
+                              "won": w, "tied": t, "truncated": cut, "episode": {"r": r, "l": n}}  # fmt: skip
+            if table is not None:
+                out.update(table(config, state))
+            if at_seat is not None:
+                out.update(at_seat(config, state, seat))
+        self._returns[ended] = 0.0
+        self._lengths[ended] = 0
         done[ended] = True
 
-    def _check(self, actions: np.ndarray, masks: np.ndarray, who: str) -> np.ndarray:
-        """Integer moves, one per game, each legal; else a ValueError naming ``who`` (nothing has changed)."""
+    def spec_info(self, state: np.ndarray) -> dict[str, Any]:
+        """What the spec says of ``state`` for the learner: its ``info`` and ``seat_info`` (e.g. the dice)."""
+        spec, out = self.spec, {}
+        if spec.info is not None:
+            out.update(spec.info(self.config, state))
+        if spec.seat_info is not None:
+            out.update(spec.seat_info(self.config, state, self.learner_seat))
+        return out
+
+    def _check(self, actions: np.ndarray, masks: np.ndarray, who: str, rows: Any = None, seat: int | None = None,
+               ) -> np.ndarray:  # fmt: skip
+        """Integer moves, one per game (``rows`` of the batch, default all), each legal; else a ValueError naming
+        ``who`` and, for the first illegal move, the rule (the spec's ``explain_illegal``); nothing has changed."""
         k = masks.shape[0]
         if actions.shape == (k, 1):
             actions = actions[:, 0]
@@ -184,35 +213,60 @@ class SeatCore:
         legal = inside & (masks[np.arange(k), np.where(inside, actions, 0)] != 0)
         if not legal.all():
             j = int(np.flatnonzero(~legal)[0])
-            raise ValueError(f"{self.spec.title} seat env: {who} played the illegal action {int(actions[j])} in "
-                             f"game {j}; legal actions: {np.flatnonzero(masks[j]).tolist()}")  # fmt: skip
+            b, a = (j if rows is None else int(rows[j])), int(actions[j])
+            seat = self.learner_seat if seat is None else seat
+            why = (self.spec.explain_illegal(self.config, self.batch.states[b], seat, a) if inside[j]
+                   else f"actions are 0..{masks.shape[1] - 1}")  # fmt: skip
+            raise ValueError(f"{self.spec.title} seat env: {who} played the illegal action {a} in game {b}; legal "
+                             f"actions: {np.flatnonzero(masks[j]).tolist()} ({why})")  # fmt: skip
         return actions.astype(np.int64)
 
 
 class SeatEnv(gymnasium.Env):
-    """One game at one seat as a Gymnasium env, with ``info["action_mask"]`` and ``action_masks()``.
+    """One game at one seat as a Gymnasium env, with ``info["action_mask"]`` and ``action_masks()``; infos also hold
+    the spec's ``info`` / ``seat_info`` (at the end: of the final state, with ``final_rewards`` and ``final_state``).
 
     Accepts what a user's code hands it: a Python or NumPy integer, or the 0-d / (1,) array ``model.predict``
     returns. ``reset(seed)`` starts a new game (the seed makes it and every later game reproducible); ``reset()``
-    without a seed continues the chance stream; ``step`` after the end raises until the next ``reset``.
+    without a seed continues the chance stream, so its games are those of a 1-game ``SeatGames`` with the same
+    seed; ``step`` after the end raises until the next ``reset``. ``chance`` (a contract source) or ``dice`` (the
+    game's dice interface, ``GameSpec.dice``) replaces the seeded chance, e.g. with a rulebook example's exact
+    dice: a restarted game's first chance event waits for ``reset``, so no outcome is spent on a game nobody plays.
+    Render modes are the spec's renderers (``ansi``, ``rgb_array``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"]}  # gymnasium.make reads it; an instance: its own
 
-    def __init__(self, game: str | GameSpec, opponents: Any = None, config: Any = None, learner_seat: int = 0,
-                 **config_overrides: Any) -> None:  # fmt: skip
+    def __init__(
+        self, game: str | GameSpec, opponents: Any = None, config: Any = None, learner_seat: int = 0,
+        chance: ChanceSource | None = None, dice: Any = None, render_mode: str | None = None, **config_overrides: Any,
+    ) -> None:  # fmt: skip
         self.core = SeatCore(game, 1, opponents, config, learner_seat, **config_overrides)
-        sizes = self.core.batch.sizes
-        self.observation_space = self.core.spec.observation_box(self.core.config)
+        spec, batch = self.core.spec, self.core.batch
+        self.config, self.dice = self.core.config, dice
+        batch.chance, batch.hold_restarts = injected_chance(spec, self.config, chance, dice), True
+        modes = [m for m, f in (("ansi", spec.render_ansi), ("rgb_array", spec.render_rgb)) if f is not None]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"{spec.title} seat env: render_mode must be None or one of {modes}, got {render_mode!r}")
+        self.metadata = {"render_modes": modes, "render_fps": spec.render_fps}
+        self.render_mode = render_mode
+        self.observation_space = spec.observation_box(self.config)
         self._over = True
-        self.action_space = LegalDiscrete(sizes.actions, self._mask_now, env=self)  # a blind sample is legal
+        self._final: np.ndarray | None = None
+        self.action_space = LegalDiscrete(batch.sizes.actions, self._mask_now, env=self)  # a blind sample is legal
+
+    @property
+    def chance(self) -> ChanceSource | None:
+        """The injected chance source (``None``: the seeded stream)."""
+        return self.core.batch.chance
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        seed = check_seed(seed)
         super().reset(seed=seed)
         obs, masks = self.core.reset(seed)
-        self._over = False
+        self._over, self._final = False, None
         self.action_space.game_started(seed)
-        return obs[0].copy(), {"action_mask": masks[0].copy()}
+        return obs[0].copy(), {**self.core.spec_info(self.core.batch.states[0]), "action_mask": masks[0].copy()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         name = f"{self.core.spec.title} seat env"
@@ -229,25 +283,36 @@ class SeatEnv(gymnasium.Env):
         if not 0 <= int(value.reshape(())) < self.action_space.n:
             raise ValueError(f"{name}: action {int(value.reshape(()))} is out of range 0..{self.action_space.n - 1}")
         obs, masks, rewards, dones, infos = self.core.step(value.reshape(1).astype(np.int64))
-        info = dict(infos[0])
         if dones[0]:
-            self._over = True
+            info = dict(infos[0])
+            self._over, self._final = True, info["final_state"]
             final = info.pop("terminal_observation")
             truncated = info.pop("truncated")
             info.pop("episode")
             info["action_mask"] = np.zeros(self.action_space.n, dtype=np.int8)
             return final, float(rewards[0]), not truncated, truncated, info
-        info["action_mask"] = masks[0].copy()
+        info = {**self.core.spec_info(self.core.batch.states[0]), "action_mask": masks[0].copy()}
         return obs[0].copy(), float(rewards[0]), False, False, info
 
     def action_masks(self) -> np.ndarray:
         return self._mask_now() != 0
 
+    @property
+    def engine_state(self) -> np.ndarray:
+        """The game's engine state, read-only; once it has ended, its final state until the next ``reset``."""
+        if not self.core.started:
+            raise RuntimeError(f"{self.core.spec.title} seat env: no game before reset(): call reset() first")
+        return read_only(self._final) if self._final is not None else self.core.batch.states[0]
+
     def state(self) -> np.ndarray:
         """The game's engine state (a copy): what a planning agent reads (``agent.act(obs, mask, state, seat)``)."""
-        if not self.core.started:
-            raise RuntimeError(f"{self.core.spec.title} seat env: state() before reset(): call reset() first")
-        return self.core.batch.states[0].copy()
+        return self.engine_state.copy()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            return None
+        render = self.core.spec.render_ansi if self.render_mode == "ansi" else self.core.spec.render_rgb
+        return render(self.config, self.engine_state)
 
     def _mask_now(self) -> np.ndarray:
         if self._over or not self.core.started:
@@ -288,9 +353,10 @@ class SeatGames(MaskedGames):
         actions, self._actions = self._actions, None
         obs, _, rewards, dones, infos = self.core.step(actions)
         elapsed = round(time.time() - self._t0, 6)
-        for i in np.flatnonzero(dones):
-            infos[i]["TimeLimit.truncated"] = infos[i]["truncated"]
-            infos[i]["episode"]["t"] = elapsed
+        for i in np.flatnonzero(dones).tolist():
+            info = infos[i]
+            info["TimeLimit.truncated"] = info["truncated"]
+            info["episode"]["t"] = elapsed
         return obs.copy(), rewards.astype(np.float32), dones, infos
 
     def _masks(self) -> np.ndarray:

@@ -9,7 +9,6 @@ that fails or returns a bad outcome changes nothing.
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any
 
 import gymnasium
@@ -18,7 +17,7 @@ from gymnasium import spaces
 
 from .chance import ChanceSource, SeededChance
 from .config import validate_config
-from .contract import CHANCE, GameSpec, game_spec
+from .contract import CHANCE, GameSpec, game_spec, resolve_spec, spec_reference
 from .table import check_seed
 
 __all__ = ["GameTable"]
@@ -130,15 +129,13 @@ class GameTable:
 
     def __getstate__(self) -> dict[str, Any]:
         out = self.__dict__.copy()  # functions in a spec do not pickle; the game's id and module do
-        out["spec"] = (self.spec.id, self.spec.kernels or self.spec.engine.__name__)
+        out["spec"] = spec_reference(self.spec)
         out["_kernels"] = None
         return out
 
     def __setstate__(self, saved: dict[str, Any]) -> None:
-        game, module = saved["spec"]
-        importlib.import_module(module)  # importing a game's module registers it (spawned workers too)
         self.__dict__.update(saved)
-        self.spec = game_spec(game)
+        self.spec = resolve_spec(*saved["spec"])
         self._kernels = self.spec.kernel_module()
 
     # --- internals

@@ -14,9 +14,9 @@ from typing import Any
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
-from .vec_games import BatchedTaskGames, CoreGames, MaskedGames, twin_name
+from .vec_games import MaskedGames, twin_name
 
-__all__ = ["BatchedTaskVecEnv", "CoreVecEnv", "MaskedVecEnv", "sb3_vec_env"]
+__all__ = ["MaskedVecEnv", "sb3_vec_env"]
 
 
 def _sb3_init(self: VecEnv, num_envs: int, observation_space: spaces.Space, action_space: spaces.Space) -> None:
@@ -42,5 +42,3 @@ def sb3_vec_env(games: type[MaskedGames]) -> type[VecEnv]:
 
 
 MaskedVecEnv = sb3_vec_env(MaskedGames)
-CoreVecEnv = sb3_vec_env(CoreGames)
-BatchedTaskVecEnv = sb3_vec_env(BatchedTaskGames)

@@ -12,7 +12,6 @@ attributes. Every vectorised task answers the same way, so the answers live here
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
@@ -21,9 +20,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .batching import read_only
-
-__all__ = ["BatchedTaskGames", "CoreGames", "MaskedGames", "StepReturn", "sb3_names", "twin_name"]
+__all__ = ["MaskedGames", "StepReturn", "sb3_names", "twin_name"]
 
 StepReturn = tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]  # SB3's VecEnvStepReturn
 
@@ -127,81 +124,6 @@ class MaskedGames:
         return [False for _ in self._get_indices(indices)]
 
 
-class CoreGames(MaskedGames):
-    """N games in one batched core, seen from one seat (``_seat``): SB3 reset and episode bookkeeping.
-
-    The core (a game's batch core) provides ``num_envs``, ``reset(seed)``, ``step(actions, ...)`` -> the indices of
-    the games that ended (already restarted), and arrays ``states``, ``rewards`` (N, P), ``done`` (N,),
-    ``final_obs`` (N, P, D), ``final_states``. Subclasses give ``_obs()``, ``_masks()``, ``_final_infos(ended)``
-    (their own keys of each ended game's info) and ``step_wait``.
-    """
-
-    _seat = 0
-
-    def _init_core(self, core: Any, observation_space: spaces.Space, action_space: spaces.Space) -> None:
-        self._core = core
-        self._lengths = np.zeros(core.num_envs, dtype=np.int64)  # the seat's decisions so far, per episode
-        self._returns = np.zeros(core.num_envs, dtype=np.float64)  # episode returns so far (shaped rewards)
-        self._t0 = time.time()
-        self._init_vec(core.num_envs, observation_space, action_space)
-
-    def _obs(self) -> np.ndarray:
-        raise NotImplementedError
-
-    def _final_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
-        raise NotImplementedError
-
-    @property
-    def engine_states(self) -> np.ndarray:
-        """The engine states (N, STATE_SIZE), read-only view."""
-        return read_only(self._core.states)
-
-    def _reset_core(self) -> int | None:
-        """Start all N games with the seed set by ``seed()`` (used once: later resets continue the stream)."""
-        seed = self._seeds[0]
-        self._core.reset(seed)
-        self._reset_seeds()
-        self._lengths[:] = 0
-        self._returns[:] = 0.0
-        self.reset_infos = [{} for _ in range(self.num_envs)]
-        return seed
-
-    def _close_episodes(self, ended: np.ndarray, infos: list[dict[str, Any]]) -> None:
-        """SB3's end-of-episode infos for the games in ``ended`` (their ``_returns`` / ``_lengths`` complete)."""
-        elapsed = round(time.time() - self._t0, 6)
-        for i, extra in zip(ended.tolist(), self._final_infos(ended), strict=True):
-            infos[i] = {
-                "terminal_observation": self._core.final_obs[i, self._seat].copy(),
-                "TimeLimit.truncated": False,
-                **extra,
-                "episode": {"r": float(self._returns[i]), "l": int(self._lengths[i]), "t": elapsed},
-            }
-        self._lengths[ended] = 0
-        self._returns[ended] = 0.0
-
-
-class BatchedTaskGames(CoreGames):
-    """A single-seat task's N games (seat 0 is the task's player): auto-reset, one core step per step."""
-
-    def reset(self) -> np.ndarray:
-        """Start all N games; a seed set by ``seed()`` is used here once (later resets continue the stream)."""
-        self._reset_core()
-        return self._obs().copy()
-
-    def step_wait(self) -> StepReturn:
-        if self._actions is None:
-            raise RuntimeError("step_wait() without step_async(actions)")
-        actions, self._actions = self._actions, None
-        core = self._core
-        ended = core.step(actions)
-        self._lengths += 1
-        rewards = core.rewards[:, 0].copy()
-        self._returns += rewards
-        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        self._close_episodes(ended, infos)
-        return self._obs().copy(), rewards, core.done != 0, infos
-
-
 def twin_name(games: type[MaskedGames]) -> str:
     """``FooGames`` -> ``FooVecEnv``, the name of its SB3 twin."""
     return games.__name__.removesuffix("Games") + "VecEnv"
@@ -227,4 +149,4 @@ def sb3_names(module: str, *games: type[MaskedGames]) -> Callable[[str], type]:
     return __getattr__
 
 
-__getattr__ = sb3_names(__name__, MaskedGames, CoreGames, BatchedTaskGames)
+__getattr__ = sb3_names(__name__, MaskedGames)
