@@ -163,6 +163,25 @@ def build_agent(name: str, spec: AgentSpec, benchmark: str, can_play: tuple[str,
     return agent
 
 
+def fits(agent: Any, game: str, config: dict[str, Any]) -> bool:
+    """Whether a policy that reads observations can read the observations of ``game`` under ``config`` (a model
+    reads one observation size only: trained at another table size, it sits out, with a note); planning agents
+    read any state."""
+    from envs.common.config import validate_config
+    from envs.common.contract import game_spec
+
+    space = getattr(agent, "observation_space", None)
+    if getattr(agent, "reads_state", False) or space is None:
+        return True
+    spec = game_spec(game)
+    size = spec.sizes(validate_config(spec.config, config)).observation
+    if space.shape == (size,):
+        return True
+    print(f"note: {agent.name!r} sits out the tables of {config.get('num_players', 'the default number of')} players: "
+          f"it was trained on observations of {space.shape[0]} floats, these have {size}")  # fmt: skip
+    return False
+
+
 def run(recipe: _Recipe) -> list[Result]:
     """Every benchmark the recipe names, in recipe order; each seats the agents that can play it (a game's
     ``table_agent`` hook adapts an agent to a full table, or leaves it out)."""
@@ -181,7 +200,7 @@ def run(recipe: _Recipe) -> list[Result]:
                 agent = build_agent(name, spec, run_name, bench.kinds or kinds(game), key)
                 if agent is not None and adapt is not None and bench.kinds is None:
                     agent = adapt(spec.kind, agent, config)
-                if agent is not None:
+                if agent is not None and (bench.kinds is not None or fits(agent, game, config)):
                     seated[name] = agent
             return seated
 

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "StatePlanner"]
 
 
 class Agent(ABC):
@@ -52,3 +52,19 @@ class Agent(ABC):
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027
         """Forget per-game state and reseed any randomness; stateless agents ignore it."""
+
+
+class StatePlanner(Agent):
+    """An agent that plans on engine states (``act_states``), never on observation floats: handed observations,
+    it says how to call it instead."""
+
+    reads_state = True
+    game_title = "its game's"  # e.g. "Yay!": the error's words
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        raise TypeError(
+            f"{self.name} plans on {self.game_title} engine states, not observations: call act_states(states, masks, "
+            "seats) (the batched engine's states), or in PettingZoo act(obs, mask, state=env.state(), seat=<seat to "
+            "act>)"
+        )
+

@@ -10,6 +10,7 @@ GAME_MODULES = (
     "envs.easy_come_easy_go.game",
     "envs.extra.game",
     "envs.yay.game",
+    "envs.easy_money.game",
 )
 
 

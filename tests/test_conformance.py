@@ -549,7 +549,7 @@ def test_a_heuristic_beats_random_at_pig_through_the_generic_loop() -> None:
     assert wins > 0.65  # random vs random: 0.5
 
 
-@pytest.mark.parametrize("module", ["easy_come_easy_go_v0", "yay_v0", "extra_v0"])
+@pytest.mark.parametrize("module", ["easy_come_easy_go_v0", "yay_v0", "extra_v0", "easy_money_v0"])
 def test_every_classic_env_says_reset_first_and_names_a_bad_seed(module: str) -> None:
     """The suite's own faces too, generic or not: use before reset is a clear error, and so is a bad seed."""
     import importlib

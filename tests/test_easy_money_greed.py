@@ -88,8 +88,8 @@ def test_the_task_engine_plays_the_rule() -> None:
     assert _play(30, [5, 0], [G.GREED_ROLL])[1] == 0.0  # a 1 busts
     assert _play(8, [5, 3], [G.GREED_ROLL, G.GREED_STOP])[1] == 0.0  # 10 is more than the named player's 8
     assert _play(10, [5, 3], [G.GREED_ROLL, G.GREED_STOP])[1] == 10.0  # exactly the cash is paid
-    state, reward = _play(30, [0], [])
-    assert reward == 0.0 and state[G.ROLLS] == 1  # the first roll is forced: a 1 ends the sequence at once
+    state, reward = _play(30, [1, 2, 0], [G.GREED_ROLL, G.GREED_ROLL])
+    assert reward == 0.0 and state[G.ROLLS] == 3 and state[G.PHASE] == G.P_OVER  # 2, 3, then a 1: nothing
 
 
 def test_the_task_draws_cash_in_range_and_refuses_bad_outcomes() -> None:
@@ -103,12 +103,70 @@ def test_the_task_draws_cash_in_range_and_refuses_bad_outcomes() -> None:
         drawn.add(int(outcome[0]))
     assert drawn == {3, 4, 5, 6, 7}
     assert G.check_outcome(state, np.array([8, 1], dtype=np.int32)) == G.BAD_CASH
-    assert G.check_outcome(state, np.array([5, 6], dtype=np.int32)) == G.BAD_FACE
+    assert G.check_outcome(state, np.array([5, 6], dtype=np.int32)) == G.BAD_FIRST_FACE
+    assert G.check_outcome(state, np.array([5, 0], dtype=np.int32)) == G.BAD_FIRST_FACE  # starts at a decision
     outcomes, probs = np.zeros((64, 2), dtype=np.int32), np.zeros(64)
-    assert G.enumerate_outcomes(state, outcomes, probs) == 30 and probs[:30].sum() == pytest.approx(1.0)
+    assert G.enumerate_outcomes(state, outcomes, probs) == 25 and probs[:25].sum() == pytest.approx(1.0)
+    assert set(outcomes[:25, 1].tolist()) == {1, 2, 3, 4, 5}
+    faces = set()
+    for word in range(40):
+        G.draw_outcome(state, np.array([0, word], dtype=np.int64), outcome)
+        faces.add(int(outcome[1]))
+    assert faces == {1, 2, 3, 4, 5}
 
 
 @pytest.mark.parametrize("bad", [-1, (5, 2), (0, 10**6)])
 def test_bad_cash_configs_name_the_key(bad: object) -> None:
     with pytest.raises((ConfigError, ValueError), match="named_cash"):
         G.GreedTaskConfig(named_cash=bad)
+
+
+def test_the_greed_stop_env_plays_injected_rolls_and_passes_gymnasium_checks() -> None:
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    import envs  # noqa: F401  (registers the ids)
+    from envs.common.chance import ScriptedChance
+    from envs.easy_money.greed_task import GreedStopEnv
+
+    check_env(gymnasium.make("dicearena/GreedStop-v0").unwrapped)
+    env = GreedStopEnv({"named_cash": [5, 20]}, chance=ScriptedChance([[12, 5], [3], [0]]))
+    obs, info = env.reset(seed=0)
+    assert (info["named_cash"], info["total"], info["rolls"]) == (12, 6, 1) and info["action_mask"].tolist() == [1, 1]
+    obs, reward, terminated, _, info = env.step(G.GREED_ROLL)  # a 4: total 10
+    assert (reward, terminated, info["total"]) == (0.0, False, 10)
+    obs, reward, terminated, _, info = env.step(G.GREED_STOP)
+    assert (reward, terminated, info["collected"]) == (10.0, True, 10)
+    with pytest.raises(ValueError, match="first roll"):
+        GreedStopEnv(chance=ScriptedChance([[12, 0]])).reset()  # an episode starts at a decision
+
+
+def test_the_exact_agent_scores_the_optimum_and_the_others_less() -> None:
+    import agents.tasks  # noqa: F401  (the task registry first)
+    from agents import make_agent
+    from agents.easy_money import GreedTaskExactAgent, GreedTaskThresholdAgent
+    from agents.easy_money.tasks import score_greed_policy
+
+    config = {"named_cash": [1, 40]}
+    exact = score_greed_policy(GreedTaskExactAgent(config), config)
+    assert exact["percent_of_optimum"] == pytest.approx(100.0)
+    assert exact["optimal_units"] == pytest.approx(np.mean([sequence_value(m) for m in range(1, 41)]))
+    threshold = score_greed_policy(GreedTaskThresholdAgent(config), config)["percent_of_optimum"]
+    random_play = score_greed_policy(make_agent("random", seed=0), config)["percent_of_optimum"]
+    assert 95.0 < threshold < 100.0 and random_play < threshold
+
+
+def test_the_vectorised_task_pays_what_the_sequences_collect() -> None:
+    from envs.easy_money.greed_task import GreedStopGames
+
+    games = GreedStopGames(64, {"named_cash": 30}, seed=3)
+    obs = games.reset()
+    assert obs.shape == (64, G.OBSERVATION_SIZE) and games.action_masks().all()
+    rng, paid = np.random.default_rng(0), []
+    for _ in range(200):
+        obs, rewards, dones, infos = games.step(rng.integers(0, 2, 64))
+        for i in np.flatnonzero(dones):
+            final = infos[i]["final_state"]
+            assert rewards[i] == final[G.COLLECTED] == infos[i]["episode"]["r"]
+            paid.append(rewards[i])
+    assert len(paid) > 100 and 0 < np.mean(paid) < sequence_value(30) * 6 / 5

@@ -209,7 +209,7 @@ def test_bad_input_and_registry() -> None:
     agent = PlannerAgent()
     assert agent.reads_state and all(a.reads_state for a in AGENTS)
     states, masks, seats = _decisions({"num_players": 2}, 1, seed=0)
-    with pytest.raises(NotImplementedError, match="plans on engine states: call act_states"):
+    with pytest.raises(TypeError, match="plans on Extra! engine states, not observations: call act_states"):
         agent.act_batch(np.zeros((2, E.observation_size(2))), masks[:2])
     with pytest.raises(ValueError, match="pass state=env.state"):
         agent.act(np.zeros(E.observation_size(2)), masks[0])

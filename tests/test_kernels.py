@@ -98,3 +98,24 @@ def test_row_views_alias_their_parent_rows() -> None:
     cube = np.zeros((2, 3, 4), dtype=np.float32)
     inner(cube, 1, 2)
     assert cube[1, 2].tolist() == [7] * 4 and cube.sum() == 28
+
+
+def test_faces_unpickle_in_a_fresh_process(tmp_path: Path) -> None:
+    """A pickled face keeps its spec's id and module; a fresh interpreter finds the spec (engine modules do not
+    register their game: envs does) and the generated kernels again."""
+    from envs.common.game_batch import BatchedGame
+    from envs.easy_money.greed_task import GreedStopEnv
+
+    table = GameAEC("yay")
+    table.reset(seed=1)
+    batch = BatchedGame("easy_money", 3, seed=0)
+    batch.reset()
+    task = GreedStopEnv()
+    task.reset(seed=0)
+    path = tmp_path / "faces.pkl"
+    path.write_bytes(pickle.dumps((table, batch, task)))
+    code = (f"import pickle; t, b, g = pickle.loads(open({str(path)!r}, 'rb').read()); "
+            "print(t.state().sum(), b.states.sum(), g.state().sum())")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [str(table.state().sum()), str(batch.states.sum()), str(task.state().sum())]

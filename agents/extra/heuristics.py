@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from agents.base import Agent
+from agents.base import StatePlanner
 from envs.extra import engine as E
 from envs.extra.config import ExtraConfig
 
@@ -228,10 +228,10 @@ def _choose(states, masks, seats, sheet_of, kind, rows, cols, numbers, throws, p
         out[b] = chosen
 
 
-class _SheetAgent(Agent):
+class _SheetAgent(StatePlanner):
     """Shared plumbing: input checks, the planning tables of each sheet layout met, the compiled chooser."""
 
-    reads_state = True
+    game_title = "Extra!"
     kind = KIND_GREEDY
     DEFAULTS: tuple[float, ...] = (1.0, 0.0, 0.0)
 
@@ -291,11 +291,6 @@ class _SheetAgent(Agent):
         )
         return out
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        raise NotImplementedError(
-            f"{self.name} plans on engine states: call act_states(states, masks, seats) (envs.common.seating.choose "
-            "does), or act(observation, mask, state=, seat=)"
-        )
 
 
 class GreedyAgent(_SheetAgent):

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import Agent
+from agents.base import StatePlanner as BaseStatePlanner
 from envs.yay import engine as E
 
 __all__ = ["BEAT", "StatePlanner", "YayGreedyAgent", "read_states"]
@@ -82,16 +82,10 @@ def read_states(agent: str, states: Any, action_masks: Any, seats: Any) -> tuple
             np.ascontiguousarray(seat))  # fmt: skip
 
 
-class StatePlanner(Agent):
-    """A Yay! agent that plans on engine states: ``act_states``, never observation floats."""
+class StatePlanner(BaseStatePlanner):
+    """A Yay! agent that plans on engine states."""
 
-    reads_state = True
-
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        raise TypeError(
-            f"{self.name} plans on Yay! engine states, not observations: call act_states(states, masks, seats) (the "
-            "batched engine's states), or in PettingZoo act(obs, mask, state=env.state(), seat=<seat to move>)"
-        )
+    game_title = "Yay!"
 
 
 # --- numba: read the sheet, choose -------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["PLAYER_COLOURS", "draw_die", "font", "new_canvas", "to_array", "text_centered"]
+__all__ = ["PLAYER_COLOURS", "draw_die", "fit_text", "font", "new_canvas", "to_array", "text_centered", "wrap_text"]
 
 RGB = tuple[int, int, int]
 
@@ -51,6 +51,32 @@ def to_array(image: Image.Image) -> np.ndarray:
 
 def text_centered(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: RGB) -> None:
     draw.text(centre, text, fill=fill, font=font(size), anchor="mm")
+
+
+def fit_text(text: str, size: int, width: float) -> str:
+    """``text`` as it fits in ``width`` px at ``size`` px: whole, or cut short with a trailing ``..``."""
+    face = font(size)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "..") > width:
+        text = text[:-1]
+    return text.rstrip() + ".."
+
+
+def wrap_text(text: str, size: int, width: float, max_lines: int = 2) -> list[str]:
+    """``text`` broken at spaces into lines that fit ``width`` px at ``size`` px; at most ``max_lines`` (the last
+    cut short by :func:`fit_text` if the text does not fit)."""
+    face = font(size)
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and face.getlength(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        lines.append(line)
+    if words:
+        lines[-1] = fit_text(f"{lines[-1]} {' '.join(words)}", size, width)
+    return [fit_text(line, size, width) for line in lines]
 
 
 def draw_die(

@@ -27,6 +27,10 @@ class EasyMoneyConfig(GameConfig):
         description="'win': +1 each winner, -1 the others at the end (0 after truncation); 'money': each step pays "
         "the change of the player's own cash + stake / 100 (the sum: final money minus starting money, / 100)",
     )
+    shaping: bool = Field(
+        False, description="with reward='win': each step also pays the change of the player's lead, (own money - "
+        "the most any other player has) / 100; the end pays +-1 minus the lead, so a return is still +-1",
+    )
     first_player: int | None = Field(
         None, ge=0, lt=MAX_PLAYERS, description="None: the rulebook's roll-off picks; a seat: it starts"
     )
@@ -69,6 +73,8 @@ class EasyMoneyConfig(GameConfig):
 
     @model_validator(mode="after")
     def _consistent(self) -> EasyMoneyConfig:
+        if self.shaping and self.reward != "win":
+            raise ValueError("'shaping' shapes reward='win' (reward='money' pays every step's money change already)")
         if self.first_player is not None and self.first_player >= self.num_players:
             raise ValueError(f"'first_player' must be None or a seat 0..{self.num_players - 1}")
         if len(self.wad_values) != NUM_WADS or any(type(v) is not int or v < 1 for v in self.wad_values):

@@ -129,6 +129,7 @@ EVENT_NAMES = ("none", "double", "nothing", "easy money", "mystery jackpot", "lo
 # Rewards (config ``reward``).
 REWARD_WIN = 0
 REWARD_MONEY = 1
+REWARD_WIN_SHAPED = 2  # "win" with shaping: each step also pays the change of the lead (see shaping_potentials)
 MONEY_SCALE = 100.0  # reward="money": units / MONEY_SCALE
 
 # --- state slots: the header (every rule knob, the board and the decks), written by init_state from header()
@@ -1103,10 +1104,21 @@ def potentials(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def shaping_potentials(state: np.ndarray, out: np.ndarray) -> None:
-    """The contract's shaping hook: with ``reward="money"`` the potentials (0 in a new game), else 0; the faces pay
-    each step's change, so a seat's return is its final money change / 100."""
-    if state[REWARD_MODE] == REWARD_MONEY:
+    """The contract's shaping hook (0 in a new game); the faces pay each step's change, and the end the final reward
+    minus it. ``reward="money"``: the potentials, so a seat's return is its final money change / 100. ``"win"``
+    with ``shaping``: each seat's lead, (its money - the most any other seat has) / 100, so a return is still the
+    +-1 of the end. Else 0."""
+    mode = state[REWARD_MODE]
+    if mode == REWARD_MONEY:
         potentials(state, out)
+    elif mode == REWARD_WIN_SHAPED:
+        n = state[NUM_PLAYERS]
+        for seat in range(n):
+            best = -(1 << 30)
+            for other in range(n):
+                if other != seat:
+                    best = max(best, money_of(state, other))
+            out[seat] = (money_of(state, seat) - best) / MONEY_SCALE
     else:
         out[:] = 0.0
 
@@ -1300,7 +1312,8 @@ def header(config) -> np.ndarray:
     wads = config.wad_values
     head[NUM_PLAYERS] = config.num_players
     head[MAX_TURNS] = config.max_turns
-    head[REWARD_MODE] = REWARD_MONEY if config.reward == "money" else REWARD_WIN
+    head[REWARD_MODE] = (REWARD_MONEY if config.reward == "money" else
+                         REWARD_WIN_SHAPED if config.shaping else REWARD_WIN)  # fmt: skip
     head[FIRST_PLAYER] = -1 if config.first_player is None else config.first_player
     head[SUPPLY] = config.supply
     head[POT_START] = config.pot_start

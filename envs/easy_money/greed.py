@@ -6,16 +6,21 @@ its pips to the running total, and the mover chooses to roll again or stop. On s
 total, unless it exceeds the named player's cash ``M``: then the mover gets nothing. The first roll is not a
 choice.
 
-The task (rules/easy_money.md, "Task environments"): one Greed sequence against a named player with cash ``M``
-(fixed, or drawn uniformly from a range each episode); reward = units collected. Chance events: the start (``M``
-and the first roll, two words) and every further roll (one word).
+The task (rules/easy_money.md, "Task environments"): one Greed decision sequence against a named player with cash
+``M`` (fixed, or drawn uniformly from a range each episode); reward = units collected. An episode starts at the
+first decision: its forced first roll is drawn from the faces 2..6, because a sequence whose first roll is a 1 has
+no decision (it is worth 0 and teaches nothing), and a game that ended before anyone acted would be invisible to
+the learner. Scores count those sequences (``agents.easy_money.greed_solver``: the first roll is any face). Chance
+events: the start (``M`` and the first roll, two words) and every further roll (one word).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from envs.common.config import GameConfig
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
@@ -44,8 +49,13 @@ class GreedTaskConfig(GameConfig):
     """One Greed sequence against a named player's cash ``M``."""
 
     named_cash: int | tuple[int, int] = Field(
-        (1, 40), description="M: a fixed int, or (low, high) drawn uniformly (inclusive) each episode"
+        (1, 40), description="M: a fixed int, or [low, high] drawn uniformly (inclusive) each episode"
     )
+
+    @field_validator("named_cash", mode="before")
+    @classmethod
+    def _pair(cls, value: Any) -> Any:
+        return tuple(value) if isinstance(value, list) else value  # YAML and JSON give lists
 
     @model_validator(mode="after")
     def _cash_range(self) -> GreedTaskConfig:
@@ -68,7 +78,7 @@ STATE_SIZE = 8
 P_START, P_ROLL, P_DECIDE, P_OVER = 0, 1, 2, 3
 OBSERVATION_SIZE = 5
 # check_outcome codes
-BAD_CASH, BAD_FACE = 1, 2
+BAD_CASH, BAD_FACE, BAD_FIRST_FACE = 1, 2, 3
 
 
 def sizes(config: GreedTaskConfig) -> Sizes:
@@ -150,7 +160,7 @@ def draw_outcome(state, words, outcome):
     """Start: [M, face]; a roll: [face, 0]."""
     if state[PHASE] == P_START:
         outcome[0] = state[LOW] + words[0] % (state[HIGH] - state[LOW] + 1)
-        outcome[1] = words[1] % NUM_FACES
+        outcome[1] = 1 + words[1] % (NUM_FACES - 1)  # the first roll of an episode is 2..6 (module docstring)
     else:
         outcome[0] = words[0] % NUM_FACES
         outcome[1] = 0
@@ -161,10 +171,8 @@ def check_outcome(state, outcome):
     if state[PHASE] == P_START:
         if outcome[0] < state[LOW] or outcome[0] > state[HIGH]:
             return BAD_CASH
-        face = outcome[1]
-    else:
-        face = outcome[0]
-    return BAD_FACE if face < 0 or face >= NUM_FACES else 0
+        return BAD_FIRST_FACE if outcome[1] < 1 or outcome[1] >= NUM_FACES else 0
+    return BAD_FACE if outcome[0] < 0 or outcome[0] >= NUM_FACES else 0
 
 
 @njit(cache=True, inline="always")
@@ -187,7 +195,7 @@ def apply_outcome(state, outcome):
 
 @njit(cache=True)
 def enumerate_outcomes(state, outcomes, probs):
-    """Every outcome of the pending event with its probability (the start: each M in range, each face)."""
+    """Every outcome of the pending event with its probability (the start: each M in range, each face 2..6)."""
     outcomes[:] = 0
     if state[PHASE] == P_ROLL:
         for f in range(NUM_FACES):
@@ -197,13 +205,14 @@ def enumerate_outcomes(state, outcomes, probs):
     if state[PHASE] != P_START:
         return 0
     span = state[HIGH] - state[LOW] + 1
-    if span * NUM_FACES > outcomes.shape[0]:
+    faces = NUM_FACES - 1  # the first roll is 2..6
+    if span * faces > outcomes.shape[0]:
         return -1
     k = 0
     for m in range(state[LOW], state[HIGH] + 1):
-        for f in range(NUM_FACES):
+        for f in range(1, NUM_FACES):
             outcomes[k, 0] = m
             outcomes[k, 1] = f
-            probs[k] = 1.0 / (span * NUM_FACES)
+            probs[k] = 1.0 / (span * faces)
             k += 1
     return k

@@ -129,7 +129,6 @@ YAY = register_game(
         explain_outcome=explain_outcome,
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
-        table_agent="agents.yay.benchmarks:table_agent",
         seat_stats="agents.yay.benchmarks:seat_stats",
         classic="envs.yay_v0",
         action_help=lambda config: action_help(config.rows, config.cols),
