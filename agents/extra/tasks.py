@@ -12,7 +12,7 @@ __all__ = ["SOLITAIRE_TASK"]
 
 def _check(config: dict[str, Any]) -> None:
     from envs.common.config import validate_config
-    from envs.extra.solitaire_task import SolitaireConfig
+    from envs.extra.config import SolitaireConfig
 
     validate_config(SolitaireConfig, config)
 
@@ -28,7 +28,7 @@ def _score(agent: Agent, config: dict[str, Any], samples: int, seed: int) -> dic
     from agents.extra import GreedyAgent
     from agents.extra.evaluation import solitaire_scores
     from envs.common.config import validate_config
-    from envs.extra.solitaire_task import SolitaireConfig
+    from envs.extra.config import SolitaireConfig
 
     game = validate_config(SolitaireConfig, config).game_config().model_dump(exclude={"num_players", "reward"})
     trained, greedy = solitaire_scores({"trained": agent, "greedy": GreedyAgent()}, samples, game, seed)

@@ -1,10 +1,6 @@
-"""The turn task: one solitary turn of Easy Come, Easy Go, reward = value of the prize collected.
-
-It isolates the game's freeze/re-roll decision (see ../shared/rules, "Task environments"): a one-player game on the
-contract (``turn_engine.py``, config ``turn_config.py``) served by the generic one-seat faces with no opponents
-(``envs.common.game_seat``; ``EasyComeEasyGoTurnVecEnv``, the SB3 twin of ``EasyComeEasyGoTurnGames``, imports
-stable-baselines3 when first used). A 1-game vec env plays the turns of the single env with the same seed.
-"""
+"""The turn task: one solitary turn of Easy Come, Easy Go, reward = the value of the prize collected (its freeze /
+re-roll decision, rules "Task environments"): a one-player contract game (``turn_engine.py``) on the generic one-seat
+faces; ``EasyComeEasyGoTurnVecEnv`` is the SB3 twin of ``EasyComeEasyGoTurnGames``."""
 
 from __future__ import annotations
 
@@ -14,7 +10,7 @@ import numpy as np
 
 from envs.common.chance import DiceChance
 from envs.common.contract import GameSpec, register_task
-from envs.common.game_seat import SeatEnv, SeatGames
+from envs.common.task_envs import task_envs
 from envs.common.vec_games import sb3_names
 
 from . import engine as E
@@ -28,10 +24,9 @@ __all__ = ["TURN", "EasyComeEasyGoTurnEnv", "EasyComeEasyGoTurnGames", "TurnTask
 def _info(config: TurnTaskConfig, state: np.ndarray) -> dict[str, Any]:
     """``prize_values`` of the episode; at its end ``prize``, the prize collected (None: none)."""
     values = state[T.VALUES : T.VALUES + 2 * E.NUM_PRIZES].copy().view(np.float64)  # (T.prize_values, inlined)
-    if state[E.PHASE] != E.PHASE_OVER:
-        return {"prize_values": values}
     prize = int(state[E.LAST_PRIZE])
-    return {"prize_values": values, "prize": None if prize < 0 else prize}
+    over = {"prize": None if prize < 0 else prize} if state[E.PHASE] == E.PHASE_OVER else {}
+    return {"prize_values": values, **over}
 
 
 _REFUSED = {1: "a die shows a face 0..5 (the faces 1..6)", T.OUTCOME_VALUES: "a drawn value is outside low..high"}
@@ -53,34 +48,14 @@ TURN = register_task(
 )
 
 
-class EasyComeEasyGoTurnEnv(SeatEnv):
+EasyComeEasyGoTurnEnv, EasyComeEasyGoTurnGames = task_envs(
+    TURN, __name__, "EasyComeEasyGoTurn",
     """One turn: roll, then collect a satisfied prize (ends, reward = its value) or freeze and re-roll; infos hold
     ``action_mask``, ``prize_values`` and at the end ``prize``. ``dice`` (e.g. ``ScriptedDice``, one ``roll(k)`` per
-    roll) replaces the seeded dice (drawn values stay seeded)."""
-
-    def __init__(self, config: TurnTaskConfig | dict[str, Any] | None = None, dice: Any = None,
-                 render_mode: str | None = None, **config_overrides: Any) -> None:  # fmt: skip
-        super().__init__(TURN, config=config, dice=dice, render_mode=render_mode, **config_overrides)
-
-
-class EasyComeEasyGoTurnGames(SeatGames):
+    roll) replaces the seeded dice (drawn values stay seeded).""",
     """N turns in one batched engine behind SB3's ``VecEnv`` protocol, finished turns restarting: obs (N, 86),
-    ``action_masks()`` (N, 24); a finished turn's info has ``terminal_observation``, ``episode``, ``prize_values``
-    and ``prize``."""
-
-    _GAME_ATTRS = ("learner_seat", "prize_values")
-
-    def __init__(self, num_envs: int, config: TurnTaskConfig | dict[str, Any] | None = None, seed: int | None = None,
-                 **config_overrides: Any) -> None:  # fmt: skip
-        super().__init__(TURN, num_envs, None, config, seed=seed, **config_overrides)
-
-    @property
-    def prize_values(self) -> np.ndarray:
-        """(N, 9) values of each game's current episode."""
-        return T.prize_values(self.core.batch.states)
-
-    def _game_attr(self, name: str, i: int) -> Any:
-        return T.prize_values(self.core.batch.states[i]) if name == "prize_values" else super()._game_attr(name, i)
-
-
+    ``action_masks()`` (N, 24), ``prize_values`` (N, 9); a finished turn's info has ``terminal_observation``,
+    ``episode``, ``prize_values`` and ``prize``.""",
+    {"prize_values": T.prize_values},
+)
 __getattr__ = sb3_names(__name__, EasyComeEasyGoTurnGames)  # EasyComeEasyGoTurnVecEnv

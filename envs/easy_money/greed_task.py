@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from envs.common.contract import GameSpec, register_task
-from envs.common.game_seat import SeatEnv, SeatGames
+from envs.common.task_envs import task_envs
 from envs.common.vec_games import sb3_names
 
 from . import greed as G
@@ -56,25 +56,14 @@ GREED_TASK_SPEC = register_task(
 )
 
 
-class GreedStopEnv(SeatEnv):
+GreedStopEnv, GreedStopGames = task_envs(
+    GREED_TASK_SPEC, __name__, "GreedStop",
     """One Greed decision sequence: the first roll (2..6: a 1 would leave no decision) is made, then stop (ends,
     reward = the total if the named player can pay it, else 0) or roll again (a 1 ends with nothing). Infos hold
     ``action_mask``, ``named_cash``, ``total``, ``rolls``, and at the end ``collected``. ``chance=``
     (``envs.common.chance.ScriptedChance``: the start ``[M, face]`` with face 1..5, then ``[face]`` per roll,
-    faces 0..5) replaces the seeded chance."""
-
-    def __init__(self, config: GreedTaskConfig | dict[str, Any] | None = None, chance: Any = None,
-                 render_mode: str | None = None, **config_overrides: Any) -> None:  # fmt: skip
-        super().__init__(GREED_TASK_SPEC, config=config, chance=chance, render_mode=render_mode, **config_overrides)
-
-
-class GreedStopGames(SeatGames):
+    faces 0..5) replaces the seeded chance.""",
     """N Greed sequences in one batched engine behind SB3's ``VecEnv`` protocol, finished ones restarting: obs
-    (N, 5), ``action_masks()`` (N, 2); a finished sequence's info has ``terminal_observation`` and ``episode``."""
-
-    def __init__(self, num_envs: int, config: GreedTaskConfig | dict[str, Any] | None = None, seed: int | None = None,
-                 **config_overrides: Any) -> None:  # fmt: skip
-        super().__init__(GREED_TASK_SPEC, num_envs, None, config, seed=seed, **config_overrides)
-
-
+    (N, 5), ``action_masks()`` (N, 2); a finished sequence's info has ``terminal_observation`` and ``episode``.""",
+)
 __getattr__ = sb3_names(__name__, GreedStopGames)  # GreedStopVecEnv

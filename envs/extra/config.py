@@ -74,3 +74,27 @@ class ExtraConfig(GameConfig):
         """The engine's reward code after resolving the ``None`` default."""
         mode = self.reward or ("win" if self.num_players >= 2 else "score")
         return REWARD_WIN if mode == "win" else REWARD_SCORE
+
+
+class SolitaireConfig(GameConfig):
+    """The solitaire task's knobs (one player and reward = score / 100 are fixed by the task; ``shaping`` only
+    spreads that reward over the steps). The engine reads it as it reads an ``ExtraConfig``."""
+
+    children: bool = Field(False, description="a new EXTRA number's first box is checked only when it recurs")
+    shaping: bool = Field(
+        False, description="reward each step's change of the score / 100 instead of the final score / 100 at the end"
+    )
+    sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def reward_mode(self) -> int:
+        return REWARD_SCORE
+
+    def game_config(self) -> ExtraConfig:
+        """The same game as an ``ExtraConfig`` (for the game's own faces and agents)."""
+        return ExtraConfig(num_players=1, reward="score", children=self.children, shaping=self.shaping,
+                           sheet=self.sheet)  # fmt: skip

@@ -1,9 +1,5 @@
-"""Extra! on the game contract: its spec (words, renderers, agents).
-
-Why here: the generic faces (``envs.common.game_aec``, ``game_parallel``, ``game_batch``, ``game_seat``) and every
-tool read the game from this one declaration; the rules stay in ``engine.py``. Extra! is simultaneous: every
-seat still playing decides on the same throw.
-"""
+"""Extra! on the game contract: its spec (words, renderers, agents), which the generic faces and every tool read;
+the rules stay in ``engine.py``. Extra! is simultaneous: every seat still playing decides on the same throw."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Yay! on the game contract: its spec (words, renderers, agents).
-
-Why here: the generic faces (``envs.common.game_aec``, ``game_batch``, ``game_seat``) and every tool read the
-game from this one declaration; the rules stay in ``engine.py``.
-"""
+"""Yay! on the game contract: its spec (words, renderers, agents), which the generic faces and every tool
+read; the rules stay in ``engine.py``."""
 
 from __future__ import annotations
 
