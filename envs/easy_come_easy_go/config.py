@@ -18,9 +18,19 @@ class EasyComeEasyGoConfig(GameConfig):
     )
     win_reward: float = Field(1.0, description="reward of the winner")
     loss_reward: float = Field(-1.0, description="reward of every other player after a win")
+    zero_sum: bool = Field(
+        False,
+        description="zero-sum rewards instead of win_reward / loss_reward: +1 the winner, -1/(P-1) each other "
+        "player (0 for all after truncation)",
+    )
 
     @model_validator(mode="after")
     def _first_player_is_a_seat(self) -> EasyComeEasyGoConfig:
         if self.first_player is not None and self.first_player >= self.num_players:
             raise ValueError(f"'first_player' must be None or a seat 0..{self.num_players - 1}")
+        if self.zero_sum and (self.win_reward != 1.0 or self.loss_reward != -1.0):
+            raise ValueError(
+                "'zero_sum': true sets the rewards itself (+1 the winner, -1/(P-1) the others); leave 'win_reward' "
+                f"and 'loss_reward' at 1.0 / -1.0 (got {self.win_reward} / {self.loss_reward})"
+            )
         return self

@@ -18,6 +18,7 @@ from numba import njit
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float64_bits
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 from envs.common.dice_outcomes import bad_faces, draw_faces
+from envs.common.rewards import zero_sum_rewards
 
 NUM_DICE = 4
 NUM_FACES = 6
@@ -67,7 +68,8 @@ LAST_PRIZE = 31  # prize collected by the last finished turn, -1 for none
 LAST_FROM = 32  # who held it before (CENTRE or a seat)
 LAST_PLAYER = 33  # seat that played the last finished turn, -1 before the first
 REWARDS = 34  # 34..37: float64 bits of win_reward then loss_reward (two int32 slots each; 8-byte aligned)
-STATE_SIZE = 38  # even, so every row of a (B, STATE_SIZE) batch keeps REWARDS 8-byte aligned
+ZERO_SUM = 38  # 1: zero-sum final rewards (config zero_sum) instead of REWARDS
+STATE_SIZE = 40  # even, so every row of a (B, STATE_SIZE) batch keeps REWARDS 8-byte aligned (slot 39 unused)
 
 # apply_action outcomes.
 TURN_CONTINUES = -2
@@ -343,16 +345,19 @@ def sizes(config) -> Sizes:
 
 
 def header(config) -> np.ndarray:
-    """The rule knobs ``init_state`` writes into a state: players, turn limit, variant, first player, rewards."""
+    """The rule knobs ``init_state`` writes into a state: players, turn limit, variant, first player, rewards
+    (win, loss: float64 bits), zero_sum."""
     first = -1 if config.first_player is None else config.first_player
     knobs = np.array([config.num_players, config.max_turns, int(config.four_of_a_kind_is_two_pairs), first], np.int32)
-    return np.concatenate([knobs, float64_bits(config.win_reward, config.loss_reward)])
+    zero_sum = np.array([int(config.zero_sum)], np.int32)
+    return np.concatenate([knobs, float64_bits(config.win_reward, config.loss_reward), zero_sum])
 
 
 @njit(cache=True, inline="always")
 def init_state(state: np.ndarray, head: np.ndarray) -> None:
     start_game(state, head[0], head[1], head[2], head[3])
     state[REWARDS : REWARDS + 4] = head[4:8]
+    state[ZERO_SUM] = head[8]
 
 
 @njit(cache=True, inline="always")
@@ -378,7 +383,13 @@ def status(state: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
-    """The final rewards of the config (``win_reward`` / ``loss_reward``, kept in the state), 0 mid-game."""
+    """The final rewards of the config (``win_reward`` / ``loss_reward``, kept in the state), 0 mid-game and
+    after truncation; with ``zero_sum``: +1 the winner, -1/(P-1) the others (``envs.common.rewards``)."""
+    if state[ZERO_SUM]:
+        winner = state[WINNER]
+        won = state[PHASE] == PHASE_OVER and winner >= 0
+        zero_sum_rewards((1 << winner) if won else 0, state[NUM_PLAYERS], out)
+        return
     values = state[REWARDS : REWARDS + 4].view(np.float64)
     final_rewards(state, values[0], values[1], out)
 

@@ -5,11 +5,11 @@ prize in the centre until a prize is collected or the last die frozen. What the 
 in the state (drawn as the episode's first chance event when the config draws them), the reward (the value of the
 prize collected, ``rewards``) and the observation. The generic faces serve it (``turn_task.py``).
 
-State: ``engine.py``'s (slots 0..37), then
-  VALUES 38..55   the 9 prize values, float64 bits (int32 pairs, 8-byte aligned)
-  SCALE 56..57    value_scale, float64 bits (observations show values / value_scale)
-  DRAWN 58        1: values drawn uniformly from the integers LOW 59 .. HIGH 60 at each episode's start
-  PENDING 61      1 while those values are still to be drawn (then ``chance_words`` is 9, one word per prize)
+State: ``engine.py``'s (slots 0..39), then
+  VALUES 40..57   the 9 prize values, float64 bits (int32 pairs, 8-byte aligned)
+  SCALE 58..59    value_scale, float64 bits (observations show values / value_scale)
+  DRAWN 60        1: values drawn uniformly from the integers LOW 61 .. HIGH 62 at each episode's start
+  PENDING 63      1 while those values are still to be drawn (then ``chance_words`` is 9, one word per prize)
 
 Observation (float32, TURN_OBS_SIZE = 86):
   0..23   one-hot face of each die (die i, face f at 6i+f)
@@ -39,13 +39,13 @@ from envs.common.dice_outcomes import bad_faces, draw_faces
 from . import engine as E
 from .engine import DICE, FROZEN, NUM_DICE, NUM_FACES, NUM_PRIZES, PRIZE_TABLE, ROLLS, VARIANT, satisfied_prizes
 
-VALUES = E.STATE_SIZE  # 38: even, so the float64 slots stay 8-byte aligned
+VALUES = E.STATE_SIZE  # 40: even, so the float64 slots stay 8-byte aligned
 SCALE = VALUES + 2 * NUM_PRIZES
 DRAWN = SCALE + 2
 LOW = DRAWN + 1
 HIGH = LOW + 1
 PENDING = HIGH + 1
-STATE_SIZE = PENDING + 1  # 62, even
+STATE_SIZE = PENDING + 1  # 64, even
 
 T_DICE = 0
 T_FROZEN = 24

@@ -31,6 +31,11 @@ class EasyMoneyConfig(GameConfig):
         False, description="with reward='win': each step also pays the change of the player's lead, (own money - "
         "the most any other player has) / 100; the end pays +-1 minus the lead, so a return is still +-1",
     )
+    zero_sum: bool = Field(
+        False,
+        description="reward='win' only: +1/k to each of the k winners, -1/(P-k) to the others instead of "
+        "+1/-1 (0 for all after truncation), so the rewards sum to 0",
+    )
     first_player: int | None = Field(
         None, ge=0, lt=MAX_PLAYERS, description="None: the rulebook's roll-off picks; a seat: it starts"
     )
@@ -75,6 +80,8 @@ class EasyMoneyConfig(GameConfig):
     def _consistent(self) -> EasyMoneyConfig:
         if self.shaping and self.reward != "win":
             raise ValueError("'shaping' shapes reward='win' (reward='money' pays every step's money change already)")
+        if self.zero_sum and self.reward != "win":
+            raise ValueError("'zero_sum': true needs reward='win' (reward='money' pays money changes, no win / loss)")
         if self.first_player is not None and self.first_player >= self.num_players:
             raise ValueError(f"'first_player' must be None or a seat 0..{self.num_players - 1}")
         if len(self.wad_values) != NUM_WADS or any(type(v) is not int or v < 1 for v in self.wad_values):

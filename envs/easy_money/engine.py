@@ -44,6 +44,7 @@ from numba import njit
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 from envs.common.dice_outcomes import bad_faces, draw_faces
+from envs.common.rewards import zero_sum_rewards
 
 from .data import JACKPOT_KINDS, MAX_JACKPOT, MAX_SPACES, MAX_TICKETS, MAX_WALL, SPACE_TYPES
 from .greed import BUST, greed_payout, greed_roll  # the Greed rule, shared with the Greed stop task
@@ -161,7 +162,8 @@ JP_AMOUNT = JP_KIND + MAX_JACKPOT  # MAX_JACKPOT: and amount
 WS_TIP = JP_AMOUNT + MAX_JACKPOT  # MAX_WALL: each Wall Street card's Stock Tip (0 UP, 1 DOWN)
 WS_NEWS = WS_TIP + MAX_WALL  # MAX_WALL: Daily News
 WS_ODDS = WS_NEWS + MAX_WALL  # MAX_WALL: odds (1..3 to 1)
-HEADER_SIZE = WS_ODDS + MAX_WALL
+ZERO_SUM = WS_ODDS + MAX_WALL  # 1: reward="win" is zero-sum (config zero_sum; ``envs.common.rewards``)
+HEADER_SIZE = ZERO_SUM + 1
 
 # --- the game in progress
 PHASE = HEADER_SIZE
@@ -1125,8 +1127,9 @@ def shaping_potentials(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
-    """At the end: ``reward="win"``: +1 each winner, -1 the others (0 for all after truncation); ``"money"``: the
-    potentials (also after truncation). 0 while playing."""
+    """At the end: ``reward="win"``: +1 each winner, -1 the others (0 for all after truncation; with ``zero_sum``
+    +1/k each of the k winners, -1/(P-k) the others); ``"money"``: the potentials (also after truncation). 0 while
+    playing."""
     out[:] = 0.0
     if state[PHASE] != PHASE_OVER:
         return
@@ -1134,6 +1137,9 @@ def rewards(state: np.ndarray, out: np.ndarray) -> None:
         potentials(state, out)
         return
     if state[TRUNCATED]:
+        return
+    if state[ZERO_SUM]:
+        zero_sum_rewards(state[WINNERS], state[NUM_PLAYERS], out)
         return
     for seat in range(state[NUM_PLAYERS]):
         out[seat] = 1.0 if (state[WINNERS] >> seat) & 1 else -1.0
@@ -1315,6 +1321,7 @@ def header(config) -> np.ndarray:
     head[REWARD_MODE] = (REWARD_MONEY if config.reward == "money" else
                          REWARD_WIN_SHAPED if config.shaping else REWARD_WIN)  # fmt: skip
     head[FIRST_PLAYER] = -1 if config.first_player is None else config.first_player
+    head[ZERO_SUM] = int(config.zero_sum)
     head[SUPPLY] = config.supply
     head[POT_START] = config.pot_start
     head[REFILL] = config.lottery_refill

@@ -59,6 +59,11 @@ class ExtraConfig(GameConfig):
         False, description="'score' reward only: each round pays the change of the player's score / 100 (same sum)"
     )
     sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
+    zero_sum: bool = Field(
+        False,
+        description="reward='win' only: +1/k to each of the k winners, -1/(P-k) to the others (0 to all if "
+        "all win) instead of +1/-1, so the rewards sum to 0",
+    )
 
     @model_validator(mode="after")
     def _shaping_needs_score(self) -> ExtraConfig:
@@ -66,6 +71,11 @@ class ExtraConfig(GameConfig):
             raise ValueError(
                 "'shaping': true needs reward='score' (the 'win' reward has no score to shape; with 2+ players "
                 "set reward='score' explicitly)"
+            )
+        if self.zero_sum and self.reward_mode != REWARD_WIN:
+            raise ValueError(
+                "'zero_sum': true needs reward='win' (the 'score' reward, also the 1-player default, is not a win / "
+                "loss to share out)"
             )
         return self
 
@@ -93,6 +103,10 @@ class SolitaireConfig(GameConfig):
     @property
     def reward_mode(self) -> int:
         return REWARD_SCORE
+
+    @property
+    def zero_sum(self) -> bool:
+        return False
 
     def game_config(self) -> ExtraConfig:
         """The same game as an ``ExtraConfig`` (for the game's own faces and agents)."""

@@ -24,6 +24,7 @@ from numba import njit
 
 from envs.common.contract import CHANCE, NOBODY, PLAYING, SIMULTANEOUS, TERMINATED, Sizes
 from envs.common.dice_outcomes import bad_faces, draw_faces
+from envs.common.rewards import zero_sum_rewards
 
 if TYPE_CHECKING:
     from .config import ExtraConfig
@@ -84,7 +85,8 @@ POINTS = 21  # 21..31: victory points per row
 COLUMN_LENGTH = 32  # 32..34: boxes per EXTRA column
 REWARD_MODE = 35  # REWARD_WIN or REWARD_SCORE (config reward; the contract's rewards read it)
 SHAPING = 36  # 1: the "score" reward is paid as each round's score change (config shaping)
-PLAYERS = 37  # per-seat blocks of PLAYER_SIZE
+ZERO_SUM = 37  # 1: the "win" reward is zero-sum (config zero_sum; ``envs.common.rewards``)
+PLAYERS = 38  # per-seat blocks of PLAYER_SIZE
 # Offsets inside a seat's block.
 P_ROWS = 0  # 11: checks per row
 P_NUMBER = 11  # 3: EXTRA number of each column, 0 = not written yet
@@ -604,7 +606,8 @@ H_SHAPING = 4
 H_MINUS = 5  # 11 values: minus boxes of rows 2..12
 H_POINTS = H_MINUS + NUM_ROWS  # 11 values: victory points of rows 2..12
 H_COLUMNS = H_POINTS + NUM_ROWS  # 3 values: boxes of the EXTRA columns
-HEADER_SIZE = H_COLUMNS + NUM_COLUMNS  # 30
+H_ZERO_SUM = H_COLUMNS + NUM_COLUMNS
+HEADER_SIZE = H_ZERO_SUM + 1  # 31
 
 NUM_THROWS = 252  # distinct throws of five dice (multisets): what enumerate_outcomes lists
 
@@ -617,10 +620,12 @@ def sizes(config: ExtraConfig) -> Sizes:
 
 def header(config: ExtraConfig) -> np.ndarray:
     """Every rule knob ``init_state`` writes into a state: players, children, penalty, reward mode, shaping, then
-    the sheet (minus boxes and points of the 11 rows, the 3 EXTRA column lengths); see the ``H_*`` offsets."""
+    the sheet (minus boxes and points of the 11 rows, the 3 EXTRA column lengths), zero_sum; see the ``H_*``
+    offsets."""
     sheet = config.sheet
     knobs = [config.num_players, int(config.children), sheet.penalty, config.reward_mode, int(config.shaping)]
-    return np.array([*knobs, *sheet.minus_boxes, *sheet.points, *sheet.extra_columns], dtype=np.int32)
+    return np.array([*knobs, *sheet.minus_boxes, *sheet.points, *sheet.extra_columns, int(config.zero_sum)],
+                    dtype=np.int32)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -630,6 +635,7 @@ def init_state(state: np.ndarray, head: np.ndarray) -> None:
                head[H_POINTS : H_POINTS + NUM_ROWS], head[H_COLUMNS : H_COLUMNS + NUM_COLUMNS])  # fmt: skip
     state[REWARD_MODE] = head[H_REWARD_MODE]
     state[SHAPING] = head[H_SHAPING]
+    state[ZERO_SUM] = head[H_ZERO_SUM]
 
 
 @njit(cache=True, inline="always")
@@ -663,11 +669,19 @@ def status(state: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
     """The config's final rewards (the mode kept in the state) once the game is over, all 0 before: a finished
-    seat's ``"score"`` reward is its final score / 100 but, as the contract says, is reported at the end."""
-    if state[PHASE] == PHASE_OVER:
-        final_rewards(state, state[REWARD_MODE], out)
-    else:
+    seat's ``"score"`` reward is its final score / 100 but, as the contract says, is reported at the end. With
+    ``zero_sum`` (``"win"`` only): +1/k to each of the k winners, -1/(P-k) to the others (0 to all if all win)."""
+    if state[PHASE] != PHASE_OVER:
         out[:] = 0.0
+    elif state[ZERO_SUM] != 0 and state[REWARD_MODE] == REWARD_WIN:
+        n = state[NUM_PLAYERS]
+        winners = 0
+        for seat in range(n):
+            if wins(state, seat):
+                winners |= 1 << seat
+        zero_sum_rewards(winners, n, out)
+    else:
+        final_rewards(state, state[REWARD_MODE], out)
 
 
 @njit(cache=True, inline="always")

@@ -28,6 +28,11 @@ class YayConfig(GameConfig):
         description="each step also pays every player the change of its lead in uncrossed numbers / squares; the "
         "last step pays the final reward minus the lead, so returns stay +-1",
     )
+    zero_sum: bool = Field(
+        False,
+        description="+1/k to each of the k winners (a tie shares the win), -1/(P-k) to the others, 0 to all "
+        "when all tie, instead of +1 each winner / -1 the others, so the rewards sum to 0",
+    )
 
     @model_validator(mode="after")
     def _dice_fit(self) -> YayConfig:

@@ -22,6 +22,7 @@ from numba import njit
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float_bits
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 from envs.common.dice_outcomes import bad_faces
+from envs.common.rewards import zero_sum_rewards
 
 NUM_DICE = 3
 NUM_FACES = 6
@@ -78,7 +79,8 @@ TOUCHED = START_TOTAL + MAX_PLAYERS  # MAX_SQUARES flags: the squares the last t
 BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
 PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn passed by rule 5 (it never got to act)
 SHAPING = PASSED + MAX_PLAYERS  # 1: the contract's faces pay shaped rewards (config ``shaping``)
-STATE_SIZE = SHAPING + 1
+ZERO_SUM = SHAPING + 1  # 1: zero-sum final rewards (config ``zero_sum``; ``envs.common.rewards``)
+STATE_SIZE = ZERO_SUM + 1
 
 DEFAULT_DIE_BITS = float_bits(1.27)  # the config's default die (for states rebuilt without a config)
 LANDING_KEYS = 2**62  # landing keys are 0..LANDING_KEYS-1 (``sample_landing`` runs SplitMix64 from one)
@@ -804,14 +806,15 @@ def sizes(config) -> Sizes:
 
 def header(config) -> np.ndarray:
     """The rule knobs ``init_state`` writes into a state: players, sheet, end rule, turn limit, die size, shaping
-    (the generic faces pay its shaped rewards through ``shaping_potentials``)."""
-    return np.array([*config.engine_args(), int(config.shaping)], dtype=np.int32)
+    (the generic faces pay its shaped rewards through ``shaping_potentials``), zero_sum."""
+    return np.array([*config.engine_args(), int(config.shaping), int(config.zero_sum)], dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
 def init_state(state: np.ndarray, head: np.ndarray) -> None:
     start_game(state, head[0], head[1], head[2], head[3], head[4], head[5])
     state[SHAPING] = head[6]
+    state[ZERO_SUM] = head[7]
 
 
 @njit(cache=True, inline="always")
@@ -854,7 +857,8 @@ def status(state: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
-    """``final_reward`` of every seat: +1 a winner (a shared win too), -1 the others, 0 mid-game or truncated."""
+    """``final_reward`` of every seat: +1 a winner (a shared win too), -1 the others, 0 mid-game or truncated;
+    with ``zero_sum``: +1/k each of the k winners, -1/(P-k) the others, 0 for all when all tie."""
     out[:] = 0.0
     if state[PHASE] != PHASE_OVER or state[TRUNCATED]:
         return
@@ -864,6 +868,13 @@ def rewards(state: np.ndarray, out: np.ndarray) -> None:
         key = rank_key(state, seat)
         out[seat] = key  # < 2**19: exact in any float
         best = max(best, key)
+    if state[ZERO_SUM]:
+        winners = 0
+        for seat in range(n):
+            if out[seat] == best:
+                winners |= 1 << seat
+        zero_sum_rewards(winners, n, out)
+        return
     for seat in range(n):
         out[seat] = 1.0 if out[seat] == best else -1.0
 
