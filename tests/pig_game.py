@@ -16,6 +16,7 @@ from pydantic import Field
 from agents.base import Agent
 from envs.common.config import GameConfig
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, TRUNCATED, GameSpec, Sizes, register_game
+from envs.common.dice_outcomes import BAD_FACE_WORDS
 
 MAX_PLAYERS = 4
 ROLL, HOLD = 0, 1
@@ -194,7 +195,7 @@ PIG = register_game(
         engine=sys.modules[__name__],
         describe_action=lambda config, action: ("roll", "hold")[action] if action in (0, 1) else f"action {action}",
         explain_illegal=_explain,
-        explain_outcome=lambda config, code: "a die shows a face 0..5 (the faces 1..6)",
+        explain_outcome=lambda config, code: BAD_FACE_WORDS,
         render_ansi=_ansi,
         render_rgb=_rgb,
         agents={"pig_hold_at_20": "tests.pig_game:HoldAt"},

@@ -37,6 +37,17 @@ TASK_IDS = sorted(TASK_GAMES)
 ENGINE_IDS = GAME_IDS + TASK_IDS  # every engine on the contract: its batched and single-seat faces
 
 
+class Broken(SeededChance):
+    """The seeded stream until ``fail`` is set, then a source that raises (the dice fell off the table)."""
+
+    fail = False
+
+    def outcome(self, engine, state, out, words):
+        if self.fail:
+            raise OSError("the dice fell off the table")
+        return super().outcome(engine, state, out, words)
+
+
 def random_actions(batch: BatchedGame, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A random legal action for every deciding seat: (B,), or (B, P) in a simultaneous game (-1 where a seat
     does not decide)."""
@@ -186,14 +197,6 @@ def test_every_bad_input_is_a_clear_error_that_changes_nothing(game: str) -> Non
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_failing_or_lying_chance_source_changes_nothing(game: str) -> None:
-    class Broken(SeededChance):
-        fail = False
-
-        def outcome(self, engine, state, out, words):
-            if self.fail:
-                raise OSError("the dice fell off the table")
-            return super().outcome(engine, state, out, words)
-
     source = Broken(0)
     env = GameAEC(game, chance=source)
     env.reset(seed=0)
@@ -448,14 +451,6 @@ def test_every_bad_input_to_a_single_seat_env_is_a_clear_error_that_changes_noth
 
 @pytest.mark.parametrize("game", ENGINE_IDS)
 def test_a_failing_or_lying_chance_source_changes_nothing_in_a_single_seat_env(game: str) -> None:
-    class Broken(SeededChance):
-        fail = False
-
-        def outcome(self, engine, state, out, words):
-            if self.fail:
-                raise OSError("the dice fell off the table")
-            return super().outcome(engine, state, out, words)
-
     env = SeatEnv(game, seated(game), chance=Broken(0))
     _, info = env.reset(seed=0)
     rng = np.random.default_rng(0)

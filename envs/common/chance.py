@@ -15,6 +15,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from .dice_outcomes import BAD_FACE_WORDS
+
 __all__ = [
     "ChanceExhausted", "ChanceSource", "DiceChance", "ScriptedChance", "SeededChance", "WORD_HIGH", "given_outcome",
     "injected_chance",
@@ -102,6 +104,7 @@ class DiceChance:
     many dice the pending event rolls), else ``chance_words(state)``. An event that rolls no dice (``dice_needed``
     0, e.g. the turn task's prize values) is ``rest``'s (default: seeded words, reseeded with the dice)."""
 
+    REFUSED = BAD_FACE_WORDS  # a dice game's explain_outcome: why an injected roll is refused
     trusted = True  # it checks an injected source's faces itself, and ``rest`` is the engine's own chance model
 
     def __init__(self, dice: Any, faces: int, block: int, game: str, rest: Any = None) -> None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["bad_faces", "draw_faces"]
+__all__ = ["BAD_FACE_WORDS", "bad_faces", "draw_faces"]
+
+BAD_FACE_WORDS = "a die shows a face 0..5 (the faces 1..6)"  # why an injected roll is refused
 
 NUM_FACES = 6
 

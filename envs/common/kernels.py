@@ -19,6 +19,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
@@ -147,6 +148,7 @@ def kernels_for(engine: ModuleType) -> ModuleType:
     return module
 
 
+@lru_cache(maxsize=1)
 def _private_dir() -> Path:
     """Where kernels live when numba caching is off (``numba_cache`` found no writable keyed directory)."""
     return Path(tempfile.mkdtemp(prefix="dicearena-kernels-"))

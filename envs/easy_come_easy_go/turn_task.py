@@ -29,7 +29,7 @@ def _info(config: TurnTaskConfig, state: np.ndarray) -> dict[str, Any]:
     return {"prize_values": values, **over}
 
 
-_REFUSED = {1: "a die shows a face 0..5 (the faces 1..6)", T.OUTCOME_VALUES: "a drawn value is outside low..high"}
+_REFUSED = {1: DiceChance.REFUSED, T.OUTCOME_VALUES: "a drawn value is outside low..high"}
 
 TURN = register_task(
     GameSpec(

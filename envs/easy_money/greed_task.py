@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from envs.common.contract import GameSpec, register_task
+from envs.common.dice_outcomes import BAD_FACE_WORDS
 from envs.common.task_envs import task_envs
 from envs.common.vec_games import sb3_names
 
@@ -23,7 +24,7 @@ __all__ = ["GREED_TASK_SPEC", "GreedStopEnv", "GreedStopGames", "GreedTaskConfig
 
 _WORDS = {G.GREED_STOP: "stop and collect", G.GREED_ROLL: "roll again"}
 _REFUSED = {G.BAD_CASH: "the named player's cash is outside the configured range",
-            G.BAD_FACE: "a die shows a face 0..5 (the faces 1..6)",
+            G.BAD_FACE: BAD_FACE_WORDS,
             G.BAD_FIRST_FACE: "an episode's first roll is a face 1..5 (pips 2..6: it starts at the first decision)"}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.common.contract import GameSpec, register_game
+from envs.common.dice_outcomes import BAD_FACE_WORDS
 
 from . import engine as E
 from .chance import throw_chance
@@ -87,7 +88,7 @@ def explain_illegal(config: YayConfig | None, state: np.ndarray, seat: int, acti
 
 
 _OUTCOME_WORDS = {
-    E.OUTCOME_BAD_FACE: "a die shows a face 0..5 (the faces 1..6)",
+    E.OUTCOME_BAD_FACE: BAD_FACE_WORDS,
     E.OUTCOME_BAD_FLAG: "a throw's touched flags (after the 3 faces, one per square, row-major) are 0 or 1",
     E.OUTCOME_NOTHING_TOUCHED: "a throw lands on the sheet, so it touches at least one square",
 }
