@@ -410,7 +410,10 @@ class Unchecked(SeededChance):
 
 
 @pytest.mark.parametrize(("game", "overrides"), [(g, limited(g)) for g in ENGINE_IDS] + [
-    ("pig", {"shaping": True, "max_turns": 10})])  # fmt: skip
+    ("pig", {"shaping": True, "max_turns": 10}),
+    ("extra", {"canonical_actions": True}),
+    ("easy_money", {"greed_features": True, "max_turns": 10}),
+    ("easy_come_easy_go", {"prize_features": True, "max_turns": 10})])  # fmt: skip
 def test_injected_outcomes_play_as_the_compiled_chance_plays_them(game: str, overrides: dict) -> None:
     """The same games, rewards (shaped too) and ends (some at a chance event, with a turn limit) either way."""
     runs = [seat_play(SeatEnv(game, seated(game), chance=chance, **overrides), np.random.default_rng(3), 20, 5)

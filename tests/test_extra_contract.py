@@ -199,6 +199,7 @@ def test_header_holds_every_rule_knob() -> None:
         "reward": {"reward": "score"},
         "shaping": {"reward": "score", "shaping": True},
         "zero_sum": {"zero_sum": True},
+        "canonical_actions": {"canonical_actions": True},
         **{f"sheet.{key}": {"sheet": {**base.sheet.model_dump(), key: value}} for key, value in custom.items()},
     }
     assert {key.split(".")[0] for key in changed} == set(ExtraConfig.model_fields)

@@ -23,6 +23,11 @@ class EasyComeEasyGoConfig(GameConfig):
         description="zero-sum rewards instead of win_reward / loss_reward: +1 the winner, -1/(P-1) each other "
         "player (0 for all after truncation)",
     )
+    prize_features: bool = Field(
+        False,
+        description="append 18 observation slots: per prize, the mover's exact chance of securing it this turn "
+        "(played for that prize alone), then its holder's seat offset from the mover / (P-1)",
+    )
 
     @model_validator(mode="after")
     def _first_player_is_a_seat(self) -> EasyComeEasyGoConfig:

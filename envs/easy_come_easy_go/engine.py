@@ -20,6 +20,8 @@ from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 from envs.common.dice_outcomes import bad_faces, draw_faces
 from envs.common.rewards import zero_sum_rewards
 
+from .prize_chances import build_tables
+
 NUM_DICE = 4
 NUM_FACES = 6
 NUM_PRIZES = 9
@@ -69,7 +71,8 @@ LAST_FROM = 32  # who held it before (CENTRE or a seat)
 LAST_PLAYER = 33  # seat that played the last finished turn, -1 before the first
 REWARDS = 34  # 34..37: float64 bits of win_reward then loss_reward (two int32 slots each; 8-byte aligned)
 ZERO_SUM = 38  # 1: zero-sum final rewards (config zero_sum) instead of REWARDS
-STATE_SIZE = 40  # even, so every row of a (B, STATE_SIZE) batch keeps REWARDS 8-byte aligned (slot 39 unused)
+PRIZE_FEATURES = 39  # 1: observations append the per-prize chance slots (config prize_features)
+STATE_SIZE = 40  # even, so every row of a (B, STATE_SIZE) batch keeps REWARDS 8-byte aligned
 
 # apply_action outcomes.
 TURN_CONTINUES = -2
@@ -106,6 +109,8 @@ def _build_prize_table() -> np.ndarray:
 
 
 PRIZE_TABLE = _build_prize_table()  # [variant, dice code] -> bitmask of satisfied prizes
+# [frozen mask, dice code] -> position row; [variant, row, prize] -> exact chance of securing it this turn
+CHANCE_POSITION, PRIZE_CHANCE = build_tables(PRIZE_TABLE)
 
 
 def dice_code(dice: np.ndarray) -> int:
@@ -304,10 +309,18 @@ OBS_FROZEN = 24  # 4: die frozen this turn
 OBS_ROLL = 28  # 4: one-hot roll number of this turn (1st..4th)
 OBS_SATISFIED = 32  # 9: prizes the dice satisfy now
 OBS_OWNERS = 41  # 9*(P+1): per prize, one-hot holder: centre, me, next seat, ...
+# With prize_features, appended at base = observation_size(P): 9 chances, then 9 holders relative to the mover
+PRIZE_FEATURE_SIZE = 2 * NUM_PRIZES
 
 
-def observation_size(num_players: int) -> int:
+@njit(cache=True, inline="always")
+def _base_observation_size(num_players: int) -> int:
     return OBS_OWNERS + NUM_PRIZES * (num_players + 1) + 2 * num_players + 1
+
+
+def observation_size(num_players: int, prize_features: bool = False) -> int:
+    """Observation length; ``prize_features`` appends PRIZE_FEATURE_SIZE slots after the default ones."""
+    return _base_observation_size(num_players) + (PRIZE_FEATURE_SIZE if prize_features else 0)
 
 
 @njit(cache=True, inline="always")
@@ -335,22 +348,44 @@ def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     out[counts_at + 2 * n] = state[TURN] / state[MAX_TURNS]
 
 
+@njit(cache=True, inline="always")
+def encode_prize_features(state: np.ndarray, out: np.ndarray, at: int) -> None:
+    """The mover's exact chance of securing each prize this turn (``prize_chances``; 0 for a prize they hold) at
+    ``at``, then its holder's seat offset from the mover / (P - 1) (0: centre or the mover), at ``at + 9``; all 0
+    unless a player is deciding. The offset is in the mover's frame, whoever observes."""
+    for p in range(PRIZE_FEATURE_SIZE):
+        out[at + p] = 0.0
+    if state[PHASE] != PHASE_DECIDE:
+        return
+    n = state[NUM_PLAYERS]
+    mover = state[CURRENT]
+    code = ((state[DICE] * NUM_FACES + state[DICE + 1]) * NUM_FACES + state[DICE + 2]) * NUM_FACES + state[DICE + 3]
+    row = CHANCE_POSITION[state[FROZEN], code]
+    for p in range(NUM_PRIZES):
+        owner = state[OWNER + p]
+        if owner == mover:
+            continue
+        out[at + p] = PRIZE_CHANCE[state[VARIANT], row, p]
+        if owner != CENTRE:
+            out[at + NUM_PRIZES + p] = ((owner - mover) % n) / (n - 1)
+
+
 # --- The game contract (envs.common.contract): the same names and arity in every game
 
 
 def sizes(config) -> Sizes:
     """Array lengths under ``config`` (an EasyComeEasyGoConfig)."""
     n = config.num_players
-    return Sizes(n, STATE_SIZE, observation_size(n), NUM_ACTIONS, NUM_DICE, NUM_DICE)
+    return Sizes(n, STATE_SIZE, observation_size(n, config.prize_features), NUM_ACTIONS, NUM_DICE, NUM_DICE)
 
 
 def header(config) -> np.ndarray:
     """The rule knobs ``init_state`` writes into a state: players, turn limit, variant, first player, rewards
-    (win, loss: float64 bits), zero_sum."""
+    (win, loss: float64 bits), zero_sum, prize_features."""
     first = -1 if config.first_player is None else config.first_player
     knobs = np.array([config.num_players, config.max_turns, int(config.four_of_a_kind_is_two_pairs), first], np.int32)
-    zero_sum = np.array([int(config.zero_sum)], np.int32)
-    return np.concatenate([knobs, float64_bits(config.win_reward, config.loss_reward), zero_sum])
+    flags = np.array([int(config.zero_sum), int(config.prize_features)], np.int32)
+    return np.concatenate([knobs, float64_bits(config.win_reward, config.loss_reward), flags])
 
 
 @njit(cache=True, inline="always")
@@ -358,6 +393,7 @@ def init_state(state: np.ndarray, head: np.ndarray) -> None:
     start_game(state, head[0], head[1], head[2], head[3])
     state[REWARDS : REWARDS + 4] = head[4:8]
     state[ZERO_SUM] = head[8]
+    state[PRIZE_FEATURES] = head[9]
 
 
 @njit(cache=True, inline="always")
@@ -397,6 +433,8 @@ def rewards(state: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def observe(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     encode_observation(state, seat, out)
+    if state[PRIZE_FEATURES]:
+        encode_prize_features(state, out, _base_observation_size(state[NUM_PLAYERS]))
 
 
 @njit(cache=True, inline="always")

@@ -36,6 +36,11 @@ class EasyMoneyConfig(GameConfig):
         description="reward='win' only: +1/k to each of the k winners, -1/(P-k) to the others instead of "
         "+1/-1 (0 for all after truncation), so the rewards sum to 0",
     )
+    greed_features: bool = Field(
+        False,
+        description="the observation ends with 3 more floats: at a Greed roll-or-stop decision the mover's exact "
+        "expected units of rolling on and of stopping, / 100 capped at 1, and 1 if rolling is worth more (0 elsewhere)",
+    )
     first_player: int | None = Field(
         None, ge=0, lt=MAX_PLAYERS, description="None: the rulebook's roll-off picks; a seat: it starts"
     )

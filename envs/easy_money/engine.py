@@ -47,7 +47,7 @@ from envs.common.dice_outcomes import bad_faces, draw_faces
 from envs.common.rewards import zero_sum_rewards
 
 from .data import JACKPOT_KINDS, MAX_JACKPOT, MAX_SPACES, MAX_TICKETS, MAX_WALL, SPACE_TYPES
-from .greed import BUST, greed_payout, greed_roll  # the Greed rule, shared with the Greed stop task
+from .greed import BUST, greed_payout, greed_roll, greed_values  # the Greed rule, shared with the Greed stop task
 
 MAX_PLAYERS = 4
 NUM_FACES = 6
@@ -163,7 +163,8 @@ WS_TIP = JP_AMOUNT + MAX_JACKPOT  # MAX_WALL: each Wall Street card's Stock Tip 
 WS_NEWS = WS_TIP + MAX_WALL  # MAX_WALL: Daily News
 WS_ODDS = WS_NEWS + MAX_WALL  # MAX_WALL: odds (1..3 to 1)
 ZERO_SUM = WS_ODDS + MAX_WALL  # 1: reward="win" is zero-sum (config zero_sum; ``envs.common.rewards``)
-HEADER_SIZE = ZERO_SUM + 1
+GREED_FEATURES = ZERO_SUM + 1  # 1: the observation ends with the Greed values (config greed_features)
+HEADER_SIZE = GREED_FEATURES + 1
 
 # --- the game in progress
 PHASE = HEADER_SIZE
@@ -242,6 +243,12 @@ SEAT_WALL_DOWN = 9  # on DOWN / supply
 SEAT_LUCKY = 10  # 6: money on 4, 5, 6, 8, 9, 10 / supply
 SEAT_WINNER = 16  # at the end
 SEAT_FEATURES = 17
+# with config greed_features, after the seats (OBS_SEATS + SEAT_FEATURES * P): at a Greed roll-or-stop decision the
+# mover's exact expected units (greed.greed_values), min(v, GREED_SCALE) / GREED_SCALE; 0 elsewhere
+GREED_ROLL_VALUE = 0  # of rolling on, optimal play after
+GREED_STOP_VALUE = 1  # of stopping now
+GREED_ROLL_BETTER = 2  # 1 if rolling on is worth strictly more (the optimal choice; ties stop)
+NUM_GREED_FEATURES = 3
 
 # check_outcome codes
 OUTCOME_OK = 0
@@ -264,8 +271,9 @@ OUTCOME_WORDS = {
 }
 
 
-def observation_size(num_players: int) -> int:
-    return OBS_SEATS + SEAT_FEATURES * num_players
+def observation_size(num_players: int, greed_features: bool = False) -> int:
+    """Floats in an observation; the Greed values (config ``greed_features``) come last."""
+    return OBS_SEATS + SEAT_FEATURES * num_players + (NUM_GREED_FEATURES if greed_features else 0)
 
 
 def outcome_size(num_players: int, tickets: int, jackpot: int, wall: int) -> int:
@@ -1197,6 +1205,19 @@ def observe(state: np.ndarray, seat: int, out: np.ndarray) -> None:
         for k in range(NUM_LUCKY):
             out[base + SEAT_LUCKY + k] = state[LUCKY + s * NUM_LUCKY + k] / supply
         out[base + SEAT_WINNER] = 1.0 if over and (state[WINNERS] >> s) & 1 else 0.0
+    if state[GREED_FEATURES] != 0 and phase == PHASE_GREED_DECIDE:
+        _greed_features(state, OBS_SEATS + SEAT_FEATURES * n, out)
+
+
+@njit(cache=True)
+def _greed_features(state: np.ndarray, base: int, out: np.ndarray) -> None:
+    """The Greed values at ``out[base:]`` (``GREED_ROLL_VALUE`` ...): not inlined, as they are needed only at a
+    Greed decision."""
+    roll, stop = greed_values(state[GREED_TOTAL], state[CASH + state[GREED_TARGET]])
+    scale = float(GREED_SCALE)
+    out[base + GREED_ROLL_VALUE] = min(roll, scale) / scale
+    out[base + GREED_STOP_VALUE] = min(stop, scale) / scale
+    out[base + GREED_ROLL_BETTER] = 1.0 if roll > stop else 0.0
 
 
 # --- chance through the contract
@@ -1308,7 +1329,7 @@ def sizes(config) -> Sizes:
     data = config.data()
     n = config.num_players
     outcome = outcome_size(n, len(data.tickets), len(data.jackpot), len(data.wall_street))
-    return Sizes(n, STATE_SIZE, observation_size(n), NUM_ACTIONS, outcome, max(3, n))
+    return Sizes(n, STATE_SIZE, observation_size(n, config.greed_features), NUM_ACTIONS, outcome, max(3, n))
 
 
 def header(config) -> np.ndarray:
@@ -1322,6 +1343,7 @@ def header(config) -> np.ndarray:
                          REWARD_WIN_SHAPED if config.shaping else REWARD_WIN)  # fmt: skip
     head[FIRST_PLAYER] = -1 if config.first_player is None else config.first_player
     head[ZERO_SUM] = int(config.zero_sum)
+    head[GREED_FEATURES] = int(config.greed_features)
     head[SUPPLY] = config.supply
     head[POT_START] = config.pot_start
     head[REFILL] = config.lottery_refill

@@ -1,5 +1,6 @@
-"""Greed, Ea$y Money's stop-or-roll decision: its rule (shared by the game's engine and the task) and the task's
-engine, a one-player contract game (``envs.common.contract``).
+"""Greed, Ea$y Money's stop-or-roll decision: its rule (shared by the game's engine and the task), the exact values
+of rolling on and of stopping (``greed_values``, the game's optional observation features) and the task's engine, a
+one-player contract game (``envs.common.contract``).
 
 The rule (rules/easy_money.md, "Greed"): roll one die; a 1 ends the sequence with nothing; any other face adds
 its pips to the running total, and the mover chooses to roll again or stop. On stop the named player pays the
@@ -25,7 +26,8 @@ from pydantic import Field, field_validator, model_validator
 from envs.common.config import GameConfig
 from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
 
-__all__ = ["GREED_ROLL", "GREED_STOP", "GreedTaskConfig", "greed_payout", "greed_roll"]
+__all__ = ["GREED_ROLL", "GREED_STOP", "GREED_STOP_FROM", "GreedTaskConfig", "greed_payout", "greed_roll",
+           "greed_values"]
 
 GREED_STOP, GREED_ROLL = 0, 1  # the task's action ids (the game's Greed decision uses the same two choices)
 BUST = -1
@@ -43,6 +45,50 @@ def greed_roll(total: int, face: int) -> int:
 def greed_payout(total: int, cash: int) -> int:
     """What stopping at ``total`` collects from a named player holding ``cash``."""
     return total if total <= cash else 0
+
+
+def _stop_from() -> int:
+    """The total from which stopping is optimal against any cash. Rolling from ``t`` is worth at most
+    ``(k t + S) / 6`` (``k`` faces that do not bust, ``S`` their pips: every later total ``t'`` is worth at most
+    ``t'``), which is at most ``t`` from ``t >= S / (6 - k)`` on; so, by induction down from the cash, a total ``t``
+    from there up to the cash is worth exactly ``t`` (stop), and any total past the cash 0."""
+    pips = [greed_roll.py_func(0, face) for face in range(NUM_FACES)]
+    kept = [p for p in pips if p != BUST]
+    return -(-sum(kept) // (NUM_FACES - len(kept)))
+
+
+GREED_STOP_FROM = _stop_from()  # 20: (2 + 3 + 4 + 5 + 6) / (6 - 5)
+
+
+@njit(cache=True, inline="always")
+def _worth(values: np.ndarray, total: int, cash: int) -> float:
+    """The optimal value at a decision at ``total`` (``values`` holds the totals below ``GREED_STOP_FROM``)."""
+    if total > cash:
+        return 0.0
+    return float(total) if total >= GREED_STOP_FROM else values[total]
+
+
+@njit(cache=True, inline="always")
+def _roll_on(values: np.ndarray, total: int, cash: int) -> float:
+    """The expected value of one more roll from ``total``, optimal play after it (faces summed in order, as the
+    solver does, so the two agree to the last bit)."""
+    acc = 0.0
+    for face in range(NUM_FACES):
+        new = greed_roll(total, face)
+        acc += 0.0 if new == BUST else _worth(values, new, cash)
+    return acc / NUM_FACES
+
+
+@njit(cache=True)
+def greed_values(total: int, cash: int) -> tuple[float, float]:
+    """(rolling on, stopping now): the exact expected units at a running ``total`` against a named player's
+    ``cash``, play after a roll optimal. The solver's programme (``agents.easy_money.greed_solver``) over the
+    totals ``total + 1 .. min(cash, GREED_STOP_FROM - 1)`` only (at most 19 of them; ``_stop_from`` says why the
+    rest are closed-form), so it is cheap enough for ``observe`` whatever the cash."""
+    values = np.zeros(GREED_STOP_FROM)
+    for t in range(min(cash, GREED_STOP_FROM - 1), total, -1):
+        values[t] = max(float(greed_payout(t, cash)), _roll_on(values, t, cash))
+    return _roll_on(values, total, cash), float(greed_payout(total, cash))
 
 
 class GreedTaskConfig(GameConfig):

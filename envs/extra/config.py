@@ -21,6 +21,11 @@ from .engine import (
     REWARD_WIN,
 )
 
+CANONICAL_HELP = (
+    "one legal action id per distinct resulting sheet (the lowest of the ids that leave the same sheet; the others "
+    "masked out): dice in throw order, equal sums and full rows make several ids one choice"
+)
+
 
 class ExtraSheet(GameConfig):
     """The score pad; the default reconstructs the published one. Lists are accepted (YAML)."""
@@ -64,6 +69,7 @@ class ExtraConfig(GameConfig):
         description="reward='win' only: +1/k to each of the k winners, -1/(P-k) to the others (0 to all if "
         "all win) instead of +1/-1, so the rewards sum to 0",
     )
+    canonical_actions: bool = Field(False, description=CANONICAL_HELP)
 
     @model_validator(mode="after")
     def _shaping_needs_score(self) -> ExtraConfig:
@@ -95,6 +101,7 @@ class SolitaireConfig(GameConfig):
         False, description="reward each step's change of the score / 100 instead of the final score / 100 at the end"
     )
     sheet: ExtraSheet = Field(default_factory=ExtraSheet, description="the score pad layout")
+    canonical_actions: bool = Field(False, description=CANONICAL_HELP)
 
     @property
     def num_players(self) -> int:
@@ -111,4 +118,4 @@ class SolitaireConfig(GameConfig):
     def game_config(self) -> ExtraConfig:
         """The same game as an ``ExtraConfig`` (for the game's own faces and agents)."""
         return ExtraConfig(num_players=1, reward="score", children=self.children, shaping=self.shaping,
-                           sheet=self.sheet)  # fmt: skip
+                           sheet=self.sheet, canonical_actions=self.canonical_actions)  # fmt: skip

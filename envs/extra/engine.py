@@ -86,7 +86,8 @@ COLUMN_LENGTH = 32  # 32..34: boxes per EXTRA column
 REWARD_MODE = 35  # REWARD_WIN or REWARD_SCORE (config reward; the contract's rewards read it)
 SHAPING = 36  # 1: the "score" reward is paid as each round's score change (config shaping)
 ZERO_SUM = 37  # 1: the "win" reward is zero-sum (config zero_sum; ``envs.common.rewards``)
-PLAYERS = 38  # per-seat blocks of PLAYER_SIZE
+CANONICAL = 38  # 1: one legal id per distinct resulting sheet (config canonical_actions; ``legal_mask``)
+PLAYERS = 39  # per-seat blocks of PLAYER_SIZE
 # Offsets inside a seat's block.
 P_ROWS = 0  # 11: checks per row
 P_NUMBER = 11  # 3: EXTRA number of each column, 0 = not written yet
@@ -204,25 +205,41 @@ def extra_rule(state: np.ndarray, seat: int, fifth: int) -> int:
     return column if column >= 0 else other
 
 
-@njit(cache=True, inline="always")
-def _other_columns(state: np.ndarray, base: int) -> int:
-    """The columns ``_other_rule`` allows, as bits (column c: bit c); a lucky guy's "no column" is column 0.
+# The throw as five 4-bit lanes (die e at bits 4e..4e+3), so one integer operation compares all five dice.
+_LANE = 0x11111  # bit 0 of every die's lane
+_SEVENS = 7 * _LANE
+_EIGHTS = 8 * _LANE
 
-    Selects, not an if-chain: the rule varies from game to game, so branches on it are mispredicted.
+
+@njit(cache=True, inline="always")
+def _throw_lanes(state: np.ndarray) -> int:
+    """The throw's pips, die e in lane e (the same for every seat, so ``observe_all`` packs it once)."""
+    lanes = 0
+    for e in range(NUM_DICE):
+        lanes |= state[DICE + e] << (4 * e)
+    return lanes
+
+
+@njit(cache=True, inline="always")
+def _die_columns(state: np.ndarray, base: int, lanes: int) -> int:
+    """The EXTRA columns (bits) the seat block at ``base`` may check with each die as the fifth die, die e in lane
+    e: the column of its value if that is an EXTRA number; else every empty column, or none if the throw holds an
+    EXTRA number, or column 0 on a lucky guy (three numbers, none thrown). Only sensible when the seat acts.
+
+    Why lanes: ``legal_mask``, ``is_legal`` and the gain slots all need it per seat and step. A lane that is
+    zero after XOR with a number is a die showing it (``+ 7`` carries into bit 3 of every other lane); and no
+    branch, as the rule varies from game to game (measured in the batched encoder: under half the cost of die by die).
     """
-    written, held = _chart(state, base)
-    rule = _other_rule(written, held)
-    empty = 0
-    for j in range(NUM_COLUMNS):
-        empty |= (state[base + P_NUMBER + j] == 0) << j
-    return empty if rule == RULE_ANY_EMPTY else (1 if rule == RULE_LUCKY else 0)
-
-
-@njit(cache=True, inline="always")
-def _allowed_columns(state: np.ndarray, base: int, value: int, other: int) -> int:
-    """Columns allowed (bits) for a fifth die showing ``value``; ``other`` = ``_other_columns`` of the seat."""
-    column = _number_column(state, base, value)
-    return (1 << column) if column >= 0 else other
+    n0 = state[base + P_NUMBER]
+    n1 = state[base + P_NUMBER + 1]
+    n2 = state[base + P_NUMBER + 2]
+    h0 = _EIGHTS & ~((lanes ^ (n0 * _LANE)) + _SEVENS)  # bit 4e + 3: die e shows n0 (never, if n0 = 0 is unwritten)
+    h1 = _EIGHTS & ~((lanes ^ (n1 * _LANE)) + _SEVENS)
+    h2 = _EIGHTS & ~((lanes ^ (n2 * _LANE)) + _SEVENS)
+    hits = h0 | h1 | h2
+    empty = (n0 == 0) | ((n1 == 0) << 1) | ((n2 == 0) << 2)
+    other = empty | ((empty == 0) & (hits == 0))  # columns for a die showing no EXTRA number
+    return (h0 >> 3) | (h1 >> 2) | (h2 >> 1) | (((_EIGHTS ^ hits) >> 3) * other)
 
 
 def _build_mask_pattern() -> np.ndarray:
@@ -241,19 +258,22 @@ _MASK_PATTERN = _build_mask_pattern()
 
 @njit(cache=True, inline="always")
 def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
-    """Write ``seat``'s action mask (all zero unless the seat must decide now).
+    """Write ``seat``'s action mask (all zero unless the seat must decide now); with ``canonical_actions`` only the
+    lowest id of each resulting sheet.
 
     Shaped for the batched engine, which calls it for every seat of every game each step (measured 4x faster
-    than the plain form): no early return or slice fill, the columns of a die that is not an EXTRA number
-    worked out once per seat, each die's 9 entries copied from a table.
+    than the plain form): no early return or slice fill, every die's columns worked out at once
+    (``_die_columns``), each die's 9 entries copied from a table.
     """
     act = must_act(state, seat)
     base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
-    other = _other_columns(state, base)
+    packed = _die_columns(state, base, _throw_lanes(state)) * act
     for e in range(NUM_DICE):
-        columns = _allowed_columns(state, base, state[DICE + e], other) if act else 0
+        columns = (packed >> (4 * e)) & 7
         for k in range(NUM_PAIRINGS * NUM_COLUMNS):
             mask[9 * e + k] = _MASK_PATTERN[columns, k]
+    if state[CANONICAL] != 0:  # the same for every game of a batch: a predicted branch, the work out of line
+        _canonical_mask(state, base, mask)
 
 
 @njit(cache=True, inline="always")
@@ -263,8 +283,11 @@ def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
     inside = (action >= 0) & (action < NUM_ACTIONS)
     a = min(max(action, 0), NUM_ACTIONS - 1)
     base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
-    columns = _allowed_columns(state, base, state[DICE + a // 9], _other_columns(state, base))
-    return inside & must_act(state, seat) & (((columns >> (a % 3)) & 1) == 1)
+    columns = _die_columns(state, base, _throw_lanes(state)) >> (4 * (a // 9))
+    legal = inside & must_act(state, seat) & (((columns >> (a % 3)) & 1) == 1)
+    if legal & (state[CANONICAL] != 0):
+        legal = _canonical_id(state, base, a)
+    return legal
 
 
 @njit(cache=True, inline="always")
@@ -298,6 +321,90 @@ def pairs_gain(state: np.ndarray, seat: int, first: int, second: int) -> int:
     k2 += (r2 == r1) * (n1 - k2)  # the same row twice: the second check comes after the first
     n2 = _one_more(state, r2, k2)
     return row_score(state, r1, n1) - row_score(state, r1, k1) + row_score(state, r2, n2) - row_score(state, r2, k2)
+
+
+# --- Canonical action form (config canonical_actions): of the ids with the same resulting sheet only the lowest
+# stays legal. The hot functions reach it through one branch on the option (the same for a whole batch) and an
+# out-of-line call, the gain slots' once per game after every view is written: inlined, or called per seat inside
+# the gain encoder, the same code made the batched encoding 16% / 9% slower with the option off (measured; 2% now).
+
+
+@njit(cache=True, inline="always")
+def _rows_key(state: np.ndarray, base: int, fifth: int, pairing: int) -> int:
+    """Which rows the two pairs of (``fifth``, ``pairing``) really check, as the sorted pair (r1, r2) in 0..143,
+    ``NUM_ROWS`` standing for a check a full row refuses: two pairings with one key leave the same rows."""
+    r1 = state[DICE + PAIRINGS[fifth, pairing, 0]] + state[DICE + PAIRINGS[fifth, pairing, 1]] - MIN_SUM
+    r2 = state[DICE + PAIRINGS[fifth, pairing, 2]] + state[DICE + PAIRINGS[fifth, pairing, 3]] - MIN_SUM
+    k1 = state[base + P_ROWS + r1]
+    n1 = _one_more(state, r1, k1)
+    k2 = n1 if r2 == r1 else state[base + P_ROWS + r2]  # the same row twice: the second check comes after the first
+    n2 = _one_more(state, r2, k2)
+    t1 = r1 if n1 > k1 else NUM_ROWS
+    t2 = r2 if n2 > k2 else NUM_ROWS
+    return min(t1, t2) * (NUM_ROWS + 1) + max(t1, t2)
+
+
+@njit(cache=True, inline="always")
+def _canonical_pairs(state: np.ndarray, base: int) -> int:
+    """Bit 3 * e + p set when (fifth die e, pairing p) is the first of its effect, so ids 9e + 3p + c are kept.
+
+    A choice's sheet is its checked rows (``_rows_key``) and its EXTRA mark: the fifth die's value in a column, or
+    nothing on a lucky-guy throw. So, outside lucky guys, a die showing an earlier die's value repeats that die's
+    choices (the other four dice are the same multiset) and only pairings of one die can share a sheet; on a lucky
+    guy every die's pairings are compared. Seen row keys are bits of three words (keys < 144).
+    """
+    written, held = _chart(state, base)
+    lucky = (written == NUM_COLUMNS) & (not held)
+    kept = 0
+    values = 0  # bit v: an earlier die shows v
+    seen0 = seen1 = seen2 = 0
+    for e in range(NUM_DICE):
+        value = state[DICE + e]
+        repeat = ((values >> value) & 1) == 1
+        values |= 1 << value
+        if not lucky:
+            seen0 = seen1 = seen2 = 0
+        for p in range(NUM_PAIRINGS):
+            key = _rows_key(state, base, e, p)
+            word = key >> 6
+            bit = np.int64(1) << (key & 63)
+            seen = seen0 if word == 0 else (seen1 if word == 1 else seen2)
+            fresh = (seen & bit) == 0
+            if fresh & (lucky | (not repeat)):
+                kept |= 1 << (NUM_PAIRINGS * e + p)
+            if word == 0:
+                seen0 |= bit
+            elif word == 1:
+                seen1 |= bit
+            else:
+                seen2 |= bit
+    return kept
+
+
+@njit(cache=True)
+def _canonical_mask(state: np.ndarray, base: int, mask: np.ndarray) -> None:
+    """Clear the ids of ``mask`` (the rules' mask of the seat block at ``base``) that a lower id's sheet repeats."""
+    kept = _canonical_pairs(state, base)
+    for k in range(NUM_ACTIONS):
+        mask[k] = mask[k] * ((kept >> (k // NUM_COLUMNS)) & 1)
+
+
+@njit(cache=True)
+def _canonical_id(state: np.ndarray, base: int, action: int) -> bool:
+    """Whether the rules-legal ``action`` is the lowest id of its sheet."""
+    return ((_canonical_pairs(state, base) >> (action // NUM_COLUMNS)) & 1) == 1
+
+
+@njit(cache=True)
+def _canonical_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int) -> None:
+    """Zero the gain slots of ``seat``'s view at ``out[row]`` where ``canonical_actions`` masks the id out (the
+    encoders' column bits zeroed the rules' illegal ids already)."""
+    if not must_act(state, seat):
+        return  # all zero already
+    kept = _canonical_pairs(state, PLAYERS + seat * PLAYER_SIZE)
+    for k in range(NUM_ACTIONS):
+        if ((kept >> (k // NUM_COLUMNS)) & 1) == 0:
+            out[row, OBS_GAINS + k] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -421,7 +528,7 @@ def final_rewards(state: np.ndarray, mode: int, out: np.ndarray) -> None:
 OBS_DICE = 0  # 30: one-hot face of each die (die i, pips f at 6i + f - 1), while the throw is on the table
 OBS_TO_ACT = 30  # 1: the observer must decide on this throw
 OBS_ROUND = 31  # 1: min(round, 100) / 100
-OBS_GAINS = 32  # 45: per action, the observer's score change if it played it now / 100 (0 when not to act)
+OBS_GAINS = 32  # 45: per action, the observer's score change if it played it now / 100 (0 where the mask is 0)
 OBS_PLAYERS = OBS_GAINS + NUM_ACTIONS  # 77: PLAYER_OBS per seat: the observer first, then the next seats in order
 PO_ROW_CHECKS = 0  # 11: checks / boxes of each row (sum 2..12)
 PO_ROW_VALUE = 11  # 11: the row's current score / 500
@@ -506,24 +613,27 @@ def observe_scratch(state: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def _encode_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int, scratch: np.ndarray) -> None:
-    """The OBS_GAINS slots of ``seat``'s view at ``out[row]``: ``pairs_gain`` of each (fifth die, pairing), the
-    same for its three columns; all zero when the seat does not act.
+def _encode_gains(state: np.ndarray, seat: int, out: np.ndarray, row: int, scratch: np.ndarray, lanes: int) -> None:
+    """The OBS_GAINS slots of ``seat``'s view at ``out[row]``: ``pairs_gain`` of each (fifth die, pairing) at the
+    columns ``legal_mask`` allows, 0 at every id it does not (all zero when the seat does not act).
 
     Table lookups (``observe_scratch``) for the rows the throw's pairings check (filled by ``observe_all``), and
     no branch: whether a seat acts varies from game to game, and a mispredicted early return measured ~30% slower.
     """
-    scale = 0.01 * must_act(state, seat)
     base = PLAYERS + min(max(seat, 0), MAX_PLAYERS - 1) * PLAYER_SIZE
-    for j in range(NUM_DICE * NUM_PAIRINGS):
-        r1 = scratch[_PAIR_ROWS + 2 * j]
-        r2 = scratch[_PAIR_ROWS + 2 * j + 1]
-        t1 = r1 * _GAIN_ROW + 2 * state[base + P_ROWS + r1]
-        t2 = r2 * _GAIN_ROW + 2 * state[base + P_ROWS + r2]
-        same = r1 == r2  # the same row twice: its gain from two more checks
-        value = (scratch[t1 + 1] * same + (scratch[t1] + scratch[t2]) * (1 - same)) * scale
-        for c in range(NUM_COLUMNS):
-            out[row, OBS_GAINS + 3 * j + c] = value
+    packed = _die_columns(state, base, lanes) * must_act(state, seat)  # legal_mask's column bits, 0 if not to act
+    for e in range(NUM_DICE):
+        columns = packed >> (4 * e)
+        for p in range(NUM_PAIRINGS):
+            j = NUM_PAIRINGS * e + p
+            r1 = scratch[_PAIR_ROWS + 2 * j]
+            r2 = scratch[_PAIR_ROWS + 2 * j + 1]
+            t1 = r1 * _GAIN_ROW + 2 * state[base + P_ROWS + r1]
+            t2 = r2 * _GAIN_ROW + 2 * state[base + P_ROWS + r2]
+            same = r1 == r2  # the same row twice: its gain from two more checks
+            gain = scratch[t1 + 1] * same + (scratch[t1] + scratch[t2]) * (1 - same)
+            for c in range(NUM_COLUMNS):
+                out[row, OBS_GAINS + 3 * j + c] = gain * ((columns >> c) & 1) * 0.01
 
 
 @njit(cache=True, inline="always")
@@ -548,15 +658,20 @@ def encode_observation(state: np.ndarray, seat: int, out: np.ndarray) -> None:
     """
     view = out.reshape((1, out.shape[0]))
     _encode_throw(state, seat, view, 0)
-    scale = 0.01 * must_act(state, seat)  # no branch (see _encode_gains); rows clamped as there
+    act = must_act(state, seat)  # no branch (see _encode_gains); rows clamped as there
     who = min(max(seat, 0), MAX_PLAYERS - 1)
+    base = PLAYERS + who * PLAYER_SIZE
+    packed = _die_columns(state, base, _throw_lanes(state)) * act
     for e in range(NUM_DICE):
+        columns = packed >> (4 * e)
         for p in range(NUM_PAIRINGS):
             first = max(state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]], MIN_SUM)
             second = max(state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]], MIN_SUM)
-            value = pairs_gain(state, who, first, second) * scale
+            gain = pairs_gain(state, who, first, second)
             for c in range(NUM_COLUMNS):
-                view[0, OBS_GAINS + 3 * (NUM_PAIRINGS * e + p) + c] = value
+                view[0, OBS_GAINS + 3 * (NUM_PAIRINGS * e + p) + c] = gain * ((columns >> c) & 1) * 0.01
+    if state[CANONICAL] != 0:
+        _canonical_gains(state, who, view, 0)
     n = state[NUM_PLAYERS]
     for rel in range(n):
         _encode_block(state, (seat + rel) % n, view, 0, OBS_PLAYERS + rel * PLAYER_OBS)
@@ -578,7 +693,8 @@ def observe_all(state: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None
             j = _PAIR_ROWS + 2 * (NUM_PAIRINGS * e + p)
             scratch[j] = max(state[DICE + PAIRINGS[e, p, 0]] + state[DICE + PAIRINGS[e, p, 1]] - MIN_SUM, 0)
             scratch[j + 1] = max(state[DICE + PAIRINGS[e, p, 2]] + state[DICE + PAIRINGS[e, p, 3]] - MIN_SUM, 0)
-    _encode_gains(state, 0, out, 0, scratch)
+    lanes = _throw_lanes(state)
+    _encode_gains(state, 0, out, 0, scratch, lanes)
     for rel in range(n):
         _encode_block(state, rel, out, 0, OBS_PLAYERS + rel * PLAYER_OBS)
     for seat in range(1, n):
@@ -586,12 +702,15 @@ def observe_all(state: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None
             out[seat, k] = out[0, k]
         out[seat, OBS_ROUND] = out[0, OBS_ROUND]
         out[seat, OBS_TO_ACT] = 1.0 if must_act(state, seat) else 0.0
-        _encode_gains(state, seat, out, seat, scratch)
+        _encode_gains(state, seat, out, seat, scratch, lanes)
         for rel in range(n):
             src = OBS_PLAYERS + ((seat + rel) % n) * PLAYER_OBS
             dst = OBS_PLAYERS + rel * PLAYER_OBS
             for k in range(PLAYER_OBS):
                 out[seat, dst + k] = out[0, src + k]
+    if state[CANONICAL] != 0:
+        for seat in range(n):
+            _canonical_gains(state, seat, out, seat)
 
 
 # --- The game contract (envs.common.contract): the same names and arity in every game
@@ -607,7 +726,8 @@ H_MINUS = 5  # 11 values: minus boxes of rows 2..12
 H_POINTS = H_MINUS + NUM_ROWS  # 11 values: victory points of rows 2..12
 H_COLUMNS = H_POINTS + NUM_ROWS  # 3 values: boxes of the EXTRA columns
 H_ZERO_SUM = H_COLUMNS + NUM_COLUMNS
-HEADER_SIZE = H_ZERO_SUM + 1  # 31
+H_CANONICAL = H_ZERO_SUM + 1
+HEADER_SIZE = H_CANONICAL + 1  # 32
 
 NUM_THROWS = 252  # distinct throws of five dice (multisets): what enumerate_outcomes lists
 
@@ -620,12 +740,12 @@ def sizes(config: ExtraConfig) -> Sizes:
 
 def header(config: ExtraConfig) -> np.ndarray:
     """Every rule knob ``init_state`` writes into a state: players, children, penalty, reward mode, shaping, then
-    the sheet (minus boxes and points of the 11 rows, the 3 EXTRA column lengths), zero_sum; see the ``H_*``
-    offsets."""
+    the sheet (minus boxes and points of the 11 rows, the 3 EXTRA column lengths), zero_sum, canonical_actions; see
+    the ``H_*`` offsets."""
     sheet = config.sheet
     knobs = [config.num_players, int(config.children), sheet.penalty, config.reward_mode, int(config.shaping)]
-    return np.array([*knobs, *sheet.minus_boxes, *sheet.points, *sheet.extra_columns, int(config.zero_sum)],
-                    dtype=np.int32)  # fmt: skip
+    tail = [int(config.zero_sum), int(config.canonical_actions)]
+    return np.array([*knobs, *sheet.minus_boxes, *sheet.points, *sheet.extra_columns, *tail], dtype=np.int32)
 
 
 @njit(cache=True, inline="always")
@@ -636,6 +756,7 @@ def init_state(state: np.ndarray, head: np.ndarray) -> None:
     state[REWARD_MODE] = head[H_REWARD_MODE]
     state[SHAPING] = head[H_SHAPING]
     state[ZERO_SUM] = head[H_ZERO_SUM]
+    state[CANONICAL] = head[H_CANONICAL]
 
 
 @njit(cache=True, inline="always")

@@ -33,6 +33,11 @@ class YayConfig(GameConfig):
         description="+1/k to each of the k winners (a tie shares the win), -1/(P-k) to the others, 0 to all "
         "when all tie, instead of +1 each winner / -1 the others, so the rewards sum to 0",
     )
+    square_features: bool = Field(
+        False,
+        description="the observation ends with rows * cols more slots: per square, how much the legal write, "
+        "block or cross-off there changes the mover's lead now, in [0.1, 0.87] (0: none legal there; README.md)",
+    )
 
     @model_validator(mode="after")
     def _dice_fit(self) -> YayConfig:

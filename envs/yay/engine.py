@@ -80,7 +80,8 @@ BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
 PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn passed by rule 5 (it never got to act)
 SHAPING = PASSED + MAX_PLAYERS  # 1: the contract's faces pay shaped rewards (config ``shaping``)
 ZERO_SUM = SHAPING + 1  # 1: zero-sum final rewards (config ``zero_sum``; ``envs.common.rewards``)
-STATE_SIZE = ZERO_SUM + 1
+SQUARE_FEATURES = ZERO_SUM + 1  # 1: the observation ends with each square's action value (``square_features``)
+STATE_SIZE = SQUARE_FEATURES + 1
 
 DEFAULT_DIE_BITS = float_bits(1.27)  # the config's default die (for states rebuilt without a config)
 LANDING_KEYS = 2**62  # landing keys are 0..LANDING_KEYS-1 (``sample_landing`` runs SplitMix64 from one)
@@ -92,9 +93,10 @@ def num_actions(rows: int, cols: int) -> int:
     return 3 * rows * cols + 1
 
 
-def observation_size(num_players: int, rows: int, cols: int) -> int:
-    """Per square 4 + num_players channels, then 8 + 2 * num_players scalars (see README.md)."""
-    return rows * cols * (4 + num_players) + 8 + 2 * num_players
+def observation_size(num_players: int, rows: int, cols: int, square_features: bool = False) -> int:
+    """Per square 4 + num_players channels, then 8 + 2 * num_players scalars, then with ``square_features`` one
+    action value per square (see README.md)."""
+    return rows * cols * (5 + num_players if square_features else 4 + num_players) + 8 + 2 * num_players
 
 
 # --- squares
@@ -760,7 +762,8 @@ def _encode_sheet(state: np.ndarray, seat: int, obs: np.ndarray, n: int, squares
 def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     """The sheet from ``seat``'s side (layout in README.md): per square empty, blocked, touched, crossed, own
     number / 18, each opponent's uncrossed number / 18 in relative seat order; then the scalars, ending with each
-    seat's rule-5 flag (a passed turn changes nothing else a player could see).
+    seat's rule-5 flag (a passed turn changes nothing else a player could see). With ``square_features``,
+    ``observe`` appends each square's action value (``square_values``).
 
     One branch-free pass writing every slot (no clearing pass, no scratch array, counts gathered on the way): the
     batched engine encodes every game at every step, so this loop is most of its time."""
@@ -794,20 +797,126 @@ def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
         obs[k + 8 + n + rel] = state[PASSED + (seat + rel) % n]
 
 
+# --- square features (config ``square_features``): each square's action value, appended to the observation
+
+SUM_UNIT = 90.0
+"""Pips worth one uncrossed number in a square's value. One action moves the sum lead by at most 18 + 4 * 17 = 86
+pips, so, as in the tie-break rule, a change of the sum never outweighs a change of the count."""
+VALUE_OFFSET = 2.0
+VALUE_SCALE = 8.0
+"""A value is (the lead's change + VALUE_OFFSET) / VALUE_SCALE: the changes, -1 - 18/90 (a cross-off) to 5 + 86/90
+(a write crossing four numbers), map into [0.1, 0.87], inside the observation's [0, 1] bounds and above the 0 of a
+square with no legal action."""
+
+
+@njit(cache=True, inline="always")
+def _field(packed: int, rel: int, bits: int) -> int:
+    """Relative seat ``rel``'s entry of a per-seat tally packed ``bits`` bits a seat."""
+    return (packed >> (bits * rel)) & ((1 << bits) - 1)
+
+
+@njit(cache=True, inline="always")
+def _live_at(code: int, seat: int, n: int, hit: bool) -> tuple[int, int]:
+    """An uncrossed number as per-seat tallies, if ``hit``: 1 in its owner's 8-bit count field and its value in
+    the 16-bit sum field (relative seats; at most 144 numbers and 2592 pips a seat, so no field overflows)."""
+    rel = owner(code) - seat  # empty and blocked: owner -1, any rel in 0..n-1 (hit is False there)
+    rel += n if rel < 0 else 0
+    return np.int64(hit) << (8 * (rel & 3)), np.int64((code & 31) * hit) << (16 * (rel & 3))
+
+
+@njit(cache=True, inline="always")
+def _tallies(state: np.ndarray, seat: int, n: int, squares: int) -> tuple[int, int]:
+    """Every relative seat's uncrossed numbers and their sum (``_live_at``'s packing), in one pass."""
+    counts, sums = 0, 0
+    for s in range(squares):
+        code = state[_at(BOARD + s)]
+        count, pips = _live_at(code, seat, n, _live(code))
+        counts += count
+        sums += pips
+    return counts, sums
+
+
+@njit(cache=True, inline="always")
+def _best_opponent(counts: int, sums: int, n: int) -> tuple[int, int]:
+    """The most uncrossed numbers any opponent has, and the highest sum of them any opponent has."""
+    best_count, best_sum = 0, 0
+    for rel in range(1, n):
+        best_count = max(best_count, _field(counts, rel, 8))
+        best_sum = max(best_sum, _field(sums, rel, 16))
+    return best_count, best_sum
+
+
+@njit(cache=True, inline="always")
+def _crossed_beside(state: np.ndarray, seat: int, square: int, n: int) -> tuple[int, int]:
+    """The opponents' uncrossed numbers orthogonally beside ``square`` (what a write there crosses), tallied."""
+    rows, cols = state[ROWS], state[COLS]
+    r, c = square // cols, square % cols
+    counts, sums = 0, 0
+    for t, inside in ((square - cols, r > 0), (square + cols, r < rows - 1), (square - 1, c > 0),
+                      (square + 1, c < cols - 1)):  # fmt: skip
+        code = state[BOARD + t] if inside else EMPTY
+        count, pips = _live_at(code, seat, n, _live(code) & (owner(code) != seat))
+        counts += count
+        sums += pips
+    return counts, sums
+
+
+@njit(cache=True, inline="always")
+def _value(change: float) -> float:
+    """A lead's change as a square's value (``VALUE_SCALE``)."""
+    return (change + VALUE_OFFSET) / VALUE_SCALE
+
+
+@njit(cache=True)
+def square_values(state: np.ndarray, seat: int, obs: np.ndarray, at: int) -> None:
+    """``obs[at + s]``: how much ``seat``'s legal action on square ``s`` (a write, block or cross-off; at most one
+    is legal) changes its lead now, as ``_value``; 0 where ``seat`` has no legal action on ``s``.
+
+    lead = (own uncrossed numbers - the most any opponent has) + (own sum - the highest opponent sum) / SUM_UNIT:
+    the count, then the tie-break, of the final ranking. A write adds one own number and crosses every uncrossed
+    opponent number beside it (it is legal, so it beats them all), a block changes no number, a cross-off loses one
+    own number. Only the squares of legal actions are read, so it is cheap enough for every step."""
+    squares = state[ROWS] * state[COLS]
+    for s in range(squares):
+        obs[_at(at + s)] = 0.0
+    if not _to_decide(state, seat):
+        return
+    if state[PHASE] == PHASE_CROSS:
+        for s in range(squares):
+            if _may_cross(state, seat, s):
+                obs[_at(at + s)] = _value(-1.0 - (state[_at(BOARD + s)] & 31) / SUM_UNIT)
+        return
+    n, total = state[NUM_PLAYERS], state[TOTAL]
+    counts, sums = _tallies(state, seat, n, squares)
+    best_count, best_sum = _best_opponent(counts, sums, n)
+    any_write = False
+    for s in range(squares):
+        if not (_open(state, s) and write_allowed(state, seat, s, total)):
+            continue
+        lost_counts, lost_sums = _crossed_beside(state, seat, s, n)
+        count_after, sum_after = _best_opponent(counts - lost_counts, sums - lost_sums, n)
+        obs[_at(at + s)] = _value(1 + best_count - count_after + (total + best_sum - sum_after) / SUM_UNIT)
+        any_write = True
+    if not any_write:  # blocking, allowed only now, changes no number
+        for s in range(squares):
+            obs[_at(at + s)] = _value(0.0) if _open(state, s) else 0.0
+
+
 # --- The game contract (envs.common.contract): the same names and arity in every game
 
 
 def sizes(config) -> Sizes:
     """Array lengths under ``config`` (a YayConfig); a chance outcome is 3 faces then the touched flags."""
     n, rows, cols = config.num_players, config.rows, config.cols
-    return Sizes(n, STATE_SIZE, observation_size(n, rows, cols), num_actions(rows, cols), NUM_DICE + rows * cols,
-                 CHANCE_WORDS)  # fmt: skip
+    return Sizes(n, STATE_SIZE, observation_size(n, rows, cols, config.square_features), num_actions(rows, cols),
+                 NUM_DICE + rows * cols, CHANCE_WORDS)  # fmt: skip
 
 
 def header(config) -> np.ndarray:
     """The rule knobs ``init_state`` writes into a state: players, sheet, end rule, turn limit, die size, shaping
-    (the generic faces pay its shaped rewards through ``shaping_potentials``), zero_sum."""
-    return np.array([*config.engine_args(), int(config.shaping), int(config.zero_sum)], dtype=np.int32)
+    (the generic faces pay its shaped rewards through ``shaping_potentials``), zero_sum, square_features."""
+    return np.array([*config.engine_args(), int(config.shaping), int(config.zero_sum), int(config.square_features)],
+                    dtype=np.int32)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -815,6 +924,7 @@ def init_state(state: np.ndarray, head: np.ndarray) -> None:
     start_game(state, head[0], head[1], head[2], head[3], head[4], head[5])
     state[SHAPING] = head[6]
     state[ZERO_SUM] = head[7]
+    state[SQUARE_FEATURES] = head[8]
 
 
 @njit(cache=True, inline="always")
@@ -881,7 +991,12 @@ def rewards(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def observe(state: np.ndarray, seat: int, out: np.ndarray) -> None:
+    """``encode_observation``, then with ``square_features`` the squares' action values after it (a branch here,
+    not in that loop, so the default observation compiles as it did)."""
     encode_observation(state, seat, out)
+    if state[SQUARE_FEATURES]:
+        n, squares = state[NUM_PLAYERS], state[ROWS] * state[COLS]
+        square_values(state, seat, out, squares * (4 + n) + 8 + 2 * n)
 
 
 @njit(cache=True, inline="always")
