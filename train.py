@@ -158,7 +158,7 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 
     from agents.sb3_agent import SB3Agent
-    from agents.tasks import make_training_env, score_trained_agent
+    from agents.tasks import make_training_env, prepare_training, score_trained_agent
 
     torch.set_num_threads(recipe.training.torch_threads)
     out = prepare_output(recipe)
@@ -180,6 +180,8 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
 
     def seconds() -> float:
         return trained_before + time.monotonic() - started
+
+    task_callbacks = prepare_training(recipe.task.id, recipe.task.config, env, model, out, resume is not None, seconds)
 
     def checkpoint() -> Path:
         return save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints)
@@ -208,7 +210,7 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
         try:
             model.learn(
                 total_timesteps=remaining,
-                callback=CallbackList([Checkpoints()]),
+                callback=CallbackList([Checkpoints(), *task_callbacks]),
                 reset_num_timesteps=resume is None,
                 tb_log_name=recipe.name,
                 progress_bar=progress,

@@ -24,7 +24,7 @@ from agents.stats import table_win_shares, wilson_ci
 from envs.common.config import ConfigError, GameConfig
 
 __all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "benchmarks_of", "hook",
-           "mixed_tables", "round_robin"]  # fmt: skip
+           "mixed_tables", "round_robin", "table_player"]  # fmt: skip
 
 Result = tuple[str, str, list[dict[str, Any]]]  # (title, plot kind: "percent" / "score" / "win_rate" / "table", rows)
 Players = Callable[[dict[str, Any]], dict[str, Agent]]  # a game config -> the agents that play it there
@@ -62,6 +62,19 @@ def hook(game: str, name: str) -> Callable[..., Any] | None:
         return None
     module, attr = target.split(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def table_player(game: str, kind: str, config: dict[str, Any], **kwargs: Any) -> Agent:
+    """Agent ``kind`` built by name as it plays a full table of ``game`` under ``config`` (the spec's
+    ``table_agent`` hook adapts e.g. a turn-task agent); a ValueError if it cannot play there."""
+    from agents import make_agent
+
+    agent = make_agent(kind, **kwargs)
+    adapt = hook(game, "table_agent")
+    seated = agent if adapt is None else adapt(kind, agent, config)
+    if seated is None:
+        raise ValueError(f"agent {kind!r} cannot play a full table of {game}")
+    return seated
 
 
 def _check_config(game: str, where: str, config: dict[str, Any]) -> None:

@@ -94,7 +94,7 @@ def win_rate_vs_opponents(agent: Agent, make_env: Callable[[int, int], Any], gam
         pending = np.ones(n, dtype=bool)
         while pending.any():
             masks = env.action_masks().astype(np.int8)
-            obs, _, dones, infos = env.step(choose(agent, obs, masks, env.engine_states, env.learner_seat))
+            obs, _, dones, infos = env.step(choose(agent, obs, masks, env.engine_states, env.learner_seats))
             for i in np.flatnonzero(dones & pending):
                 wins += bool(infos[i]["won"])
                 ties += bool(infos[i]["won"]) and bool(infos[i].get("tied", False))

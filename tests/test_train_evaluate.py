@@ -215,7 +215,7 @@ def test_evaluate_bad_config_names_the_key(tmp_path: Path, capsys) -> None:
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "configs").glob("*.yaml")), ids=lambda p: p.name)
-def test_every_shipped_recipe_validates(path: Path) -> None:
+def test_every_shipped_recipe_validates(path: Path, tmp_path: Path) -> None:
     """The configs/ the README points at load (and a training task's env builds) without running them."""
     raw = yaml.safe_load(path.read_text())
     if "task" in raw:
@@ -223,6 +223,8 @@ def test_every_shipped_recipe_validates(path: Path) -> None:
 
         recipe = train.load_recipe(path)
         env = make_training_env(recipe.task.id, recipe.task.config, 2, 0)
+        if hasattr(env, "pool"):  # self-play: the pool's 'latest' member is the learner, built on the env
+            env.pool.attach(recipe.algorithm.build(env, 0, str(tmp_path)).policy)
         assert env.reset().shape[0] == 2
     else:
         evaluate.load_recipe(path)

@@ -24,7 +24,7 @@ from .batching import LegalDiscrete, read_only
 from .chance import ChanceSource, injected_chance
 from .contract import GameSpec
 from .game_batch import BatchedGame
-from .seating import choose, seat_opponents
+from .seating import FixedSeating, Seating, choose
 from .table import check_seed
 from .vec_games import MaskedGames, StepReturn, sb3_names
 
@@ -33,6 +33,10 @@ __all__ = ["SeatCore", "SeatEnv", "SeatGames"]
 
 class SeatCore:
     """N games with the learner at ``learner_seat``; after ``reset`` and every ``step`` each game waits for it.
+
+    ``seating`` (instead of ``opponents``, e.g. ``agents.self_play.OpponentPool``) decides anew for every episode of
+    every game where the learner sits and who plays each other seat: ``seats`` (N,) is the learner's seat in each
+    game now, and each policy moves once per step for all the (game, seat) pairs it holds that must decide.
 
     ``step(actions (N,))`` -> ``(obs (N, D), masks (N, A), rewards (N,), dones (N,), infos)``: a step's reward is
     the learner's from its move and the opponents' moves that follow, up to the game's end. An ended game's info
@@ -45,13 +49,20 @@ class SeatCore:
 
     def __init__(
         self, game: str | GameSpec, num_envs: int, opponents: Any, config: Any = None, learner_seat: int = 0,
-        seed: int | None = None, chance: ChanceSource | None = None, **config_overrides: Any,
+        seed: int | None = None, chance: ChanceSource | None = None, seating: Seating | None = None,
+        **config_overrides: Any,
     ) -> None:  # fmt: skip
         self.batch = BatchedGame(game, num_envs, config, seed, copy=False, **config_overrides)
         self.batch.chance = chance
         self.config, self.num_envs = self.batch.config, self.batch.num_envs
-        self.opponents = seat_opponents(opponents, self.batch.num_players, learner_seat)
-        self.learner_seat = int(learner_seat)
+        if seating is not None and opponents is not None:
+            raise ValueError("give opponents or a seating (who sits where each episode), not both")
+        self.seating = seating if seating is not None else FixedSeating(opponents, self.batch.num_players,
+                                                                         learner_seat)  # fmt: skip
+        self.learner_seat = getattr(self.seating, "learner_seat", None)  # an int while the learner keeps one seat
+        self.seats = np.zeros(self.num_envs, dtype=np.int64)
+        self.assignment = np.full((self.num_envs, self.batch.num_players), -1, dtype=np.int64)
+        self._rows = np.arange(self.num_envs)
         self._obs = self._masks = None
         self._acting = np.zeros((self.num_envs, self.batch.num_players), dtype=bool)
         self._carry = np.zeros(self.num_envs)  # rewards of an episode earned before the learner's first decision
@@ -69,10 +80,12 @@ class SeatCore:
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Start all N games and play the opponents up to each learner decision (``seed`` reseeds them too)."""
         if seed is not None:
-            for k, policy in enumerate({id(p): p for p in self.opponents.values()}.values()):
+            for k, policy in enumerate(self.seating.policies):
                 if callable(getattr(policy, "reset", None)):
                     policy.reset(seed + 1 + k)
-        self._see(*self.batch.reset(seed))
+        obs, masks, info = self.batch.reset(seed)
+        self.seating.seat(self._rows, self.seats, self.assignment)
+        self._see(obs, masks, info)
         self._carry[:] = self._returns[:] = self._lengths[:] = 0
         rewards, done = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
         self._advance(rewards, done, [{} for _ in range(self.num_envs)])
@@ -85,23 +98,23 @@ class SeatCore:
         actions = self._check(np.asarray(actions), self._masks, "the learner")
         # Without opponents nothing can fail once the actions are checked, but an injected chance source (the
         # batch undoes its own step then): the batch's snapshot is needed only with opponents.
-        saved = (self.batch.snapshot() if self.opponents else None, self._carry.copy(), self._returns.copy(),
-                 self._lengths.copy(), self._acting.copy())  # fmt: skip
+        saved = (self.batch.snapshot() if self.seating.policies else None, self._carry.copy(), self._returns.copy(),
+                 self._lengths.copy(), self._acting.copy(), self.seats.copy(), self.assignment.copy())  # fmt: skip
         try:
             return self._step(actions)
         except BaseException:
             if saved[0] is not None:
                 self.batch.restore(saved[0])
             self._carry[:], self._returns[:], self._lengths[:] = saved[1:4]
-            self._acting = saved[4]
+            self._acting, self.seats[:], self.assignment[:] = saved[4], saved[5], saved[6]
             self._see(self.batch._obs, self.batch._masks)
             raise
 
     def _see(self, obs: np.ndarray, masks: np.ndarray, info: dict[str, Any] | None = None) -> None:
         """The batch's outputs: the learner's view of them, and who acts next."""
         self._all_obs, self._all_masks = obs, masks
-        seat = self.learner_seat
-        self._obs, self._masks = (obs[:, seat], masks[:, seat]) if self.batch.simultaneous else (obs, masks)
+        rows, seats = self._rows, self.seats
+        self._obs, self._masks = (obs[rows, seats], masks[rows, seats]) if self.batch.simultaneous else (obs, masks)
         if info is not None:
             self._acting = info["acting"]
 
@@ -113,7 +126,7 @@ class SeatCore:
         everyone = np.ones(self.num_envs, dtype=bool)
         if self.batch.simultaneous:  # the opponents decide on the same throw, in the same round
             joint = self._opponent_actions(everyone)
-            joint[:, self.learner_seat] = actions
+            joint[self._rows, self.seats] = actions
             actions = joint
         step = self.batch.step(actions)
         self._see(step[0], step[1], step[5])
@@ -124,7 +137,7 @@ class SeatCore:
     def _advance(self, rewards: np.ndarray, done: np.ndarray, infos: list[dict]) -> None:
         """Opponents' moves until every game waits for the learner (or, held, for ``reset``)."""
         while True:
-            waiting = ~self._acting[:, self.learner_seat] & ~self.batch.held
+            waiting = ~self._acting[self._rows, self.seats] & ~self.batch.held
             if not waiting.any():
                 return
             step = self.batch.step(self._opponent_actions(waiting), waiting)
@@ -132,33 +145,37 @@ class SeatCore:
             self._collect(step, waiting, rewards, done, infos)
 
     def _opponent_actions(self, games: np.ndarray) -> np.ndarray:
-        """Each opponent's moves, one batched call per seat, in ``games`` where that seat decides now: (N,), or
-        (N, P) in a simultaneous game."""
+        """The opponents' moves in ``games`` where they decide now, one batched call per policy for all the (game,
+        seat) pairs it holds: (N,), or (N, P) in a simultaneous game."""
         simultaneous = self.batch.simultaneous
         shape = (self.num_envs, self.batch.num_players) if simultaneous else (self.num_envs,)
         actions = np.zeros(shape, dtype=np.int64)
-        for seat, policy in self.opponents.items():
-            rows = np.flatnonzero(games & self._acting[:, seat])
-            if not rows.size:
+        rows, seats = np.nonzero(games[:, None] & self._acting & (self.assignment >= 0))
+        owners = self.assignment[rows, seats]
+        for i, policy in enumerate(self.seating.policies):
+            mine = owners == i
+            if not mine.any():
                 continue
-            who = f"the opponent at seat {seat} ({type(policy).__name__})"
-            obs, masks = (self._all_obs[rows, seat], self._all_masks[rows, seat]) if simultaneous else (
-                self._all_obs[rows], self._all_masks[rows])  # fmt: skip
+            r, s = rows[mine], seats[mine]
+            who = f"the opponent at seat {{seat}} ({type(policy).__name__})"
+            obs, masks = (self._all_obs[r, s], self._all_masks[r, s]) if simultaneous else (
+                self._all_obs[r], self._all_masks[r])  # fmt: skip
             try:
-                chosen = choose(policy, obs.copy(), masks.copy(), self.batch.states[rows], seat)
+                chosen = choose(policy, obs.copy(), masks.copy(), self.batch.states[r], s)
             except Exception as exc:
-                raise RuntimeError(f"{who} failed: {type(exc).__name__}: {exc}; the step was undone") from exc
-            chosen = self._check(np.asarray(chosen), masks, who, rows, seat)
+                raise RuntimeError(f"{who.format(seat=int(s[0]))} failed: {type(exc).__name__}: {exc}; the step was "
+                                   "undone") from exc  # fmt: skip
+            chosen = self._check(np.asarray(chosen), masks, who, r, s)
             if simultaneous:
-                actions[rows, seat] = chosen
+                actions[r, s] = chosen
             else:
-                actions[rows] = chosen
+                actions[r] = chosen
         return actions
 
     def _collect(self, step: tuple, moved: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list) -> None:
         """The learner's rewards of ``moved`` games: to this step while its episode is open, else (a game restarted
         earlier in this step) carried to the next; then close the episodes that ended."""
-        seat_rewards = step[2][:, self.learner_seat].astype(np.float64)
+        seat_rewards = step[2][self._rows, self.seats].astype(np.float64)
         info = step[5]
         ended = info["ended"]
         if done[ended].any():
@@ -171,17 +188,20 @@ class SeatCore:
         if not ended.size:
             return
         # the batch's final_* are fresh arrays each step: each info holds rows of them, no copies
-        finals, states, seat = info["final_rewards"], info["final_state"], self.learner_seat
-        observations = info["final_observation"][:, seat]
-        won = finals[:, seat] > 0
+        finals, states, seats = info["final_rewards"], info["final_state"], self.seats[ended]
+        k = np.arange(ended.size)
+        observations = info["final_observation"][k, seats]
+        won = finals[k, seats] > 0
         tied, won = (won & ((finals > 0).sum(axis=1) > 1)).tolist(), won.tolist()
         truncated, returns, lengths = (step[4][ended].tolist(), self._returns[ended].tolist(),
                                        self._lengths[ended].tolist())  # fmt: skip
         table, at_seat, config = self.spec.info, self.spec.seat_info, self.config
-        rows = zip(ended.tolist(), observations, finals, states, won, tied, truncated, returns, lengths, strict=True)
-        for b, observation, final, state, w, t, cut, r, n in rows:
+        rows = zip(ended.tolist(), observations, finals, states, won, tied, truncated, returns, lengths,
+                   seats.tolist(), strict=True)  # fmt: skip
+        for b, observation, final, state, w, t, cut, r, n, seat in rows:
             infos[b] = out = {"terminal_observation": observation, "final_rewards": final, "final_state": state,
-                              "won": w, "tied": t, "truncated": cut, "episode": {"r": r, "l": n}}  # fmt: skip
+                              "won": w, "tied": t, "truncated": cut, "episode": {"r": r, "l": n},
+                              "learner_seat": seat}  # fmt: skip
             if table is not None:
                 out.update(table(config, state))
             if at_seat is not None:
@@ -189,6 +209,9 @@ class SeatCore:
         self._returns[ended] = 0.0
         self._lengths[ended] = 0
         done[ended] = True
+        if self.learner_seat is None:  # the new episodes' seats, and the learner's view of them
+            self.seating.seat(ended, self.seats, self.assignment)
+            self._see(self._all_obs, self._all_masks)
 
     def spec_info(self, state: np.ndarray) -> dict[str, Any]:
         """What the spec says of ``state`` for the learner: its ``info`` and ``seat_info`` (e.g. the dice)."""
@@ -196,25 +219,28 @@ class SeatCore:
         if spec.info is not None:
             out.update(spec.info(self.config, state))
         if spec.seat_info is not None:
-            out.update(spec.seat_info(self.config, state, self.learner_seat))
+            out.update(spec.seat_info(self.config, state, int(self.seats[0])))
         return out
 
-    def _check(self, actions: np.ndarray, masks: np.ndarray, who: str, rows: Any = None, seat: int | None = None,
+    def _check(self, actions: np.ndarray, masks: np.ndarray, who: str, rows: Any = None, seats: Any = None,
                ) -> np.ndarray:  # fmt: skip
-        """Integer moves, one per game (``rows`` of the batch, default all), each legal; else a ValueError naming
-        ``who`` and, for the first illegal move, the rule (the spec's ``explain_illegal``); nothing has changed."""
+        """Integer moves, one per game (``rows`` of the batch, default all; ``seats`` the seat deciding in each,
+        default the learner's), each legal; else a ValueError naming ``who`` (its ``{seat}`` filled in) and, for the
+        first illegal move, the rule (the spec's ``explain_illegal``); nothing has changed."""
         k = masks.shape[0]
+        seats = self.seats if seats is None else seats
         if actions.shape == (k, 1):
             actions = actions[:, 0]
         if actions.shape != (k,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"{self.spec.title} seat env: {who} must give {k} integer actions, got "
-                             f"{actions.dtype} of shape {actions.shape}")  # fmt: skip
+            raise ValueError(f"{self.spec.title} seat env: {who.format(seat=int(seats[0]))} must give {k} integer "
+                             f"actions, got {actions.dtype} of shape {actions.shape}")  # fmt: skip
         inside = (actions >= 0) & (actions < masks.shape[1])
         legal = inside & (masks[np.arange(k), np.where(inside, actions, 0)] != 0)
         if not legal.all():
             j = int(np.flatnonzero(~legal)[0])
             b, a = (j if rows is None else int(rows[j])), int(actions[j])
-            seat = self.learner_seat if seat is None else seat
+            seat = int(seats[j])
+            who = who.format(seat=seat)
             why = (self.spec.explain_illegal(self.config, self.batch.states[b], seat, a) if inside[j]
                    else f"actions are 0..{masks.shape[1] - 1}")  # fmt: skip
             raise ValueError(f"{self.spec.title} seat env: {who} played the illegal action {a} in game {b}; legal "
@@ -329,9 +355,10 @@ class SeatGames(MaskedGames):
 
     def __init__(
         self, game: str | GameSpec, num_envs: int, opponents: Any = None, config: Any = None, learner_seat: int = 0,
-        seed: int | None = None, **config_overrides: Any,
+        seed: int | None = None, seating: Seating | None = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
-        self.core = SeatCore(game, num_envs, opponents, config, learner_seat, seed, **config_overrides)
+        self.core = SeatCore(game, num_envs, opponents, config, learner_seat, seed, seating=seating,
+                             **config_overrides)  # fmt: skip
         self.config, self.learner_seat = self.core.config, self.core.learner_seat
         sizes = self.core.batch.sizes
         self._init_vec(self.core.num_envs, self.core.spec.observation_box(self.config), spaces.Discrete(sizes.actions))
@@ -341,6 +368,11 @@ class SeatGames(MaskedGames):
     def engine_states(self) -> np.ndarray:
         """The engine states (N, S), a read-only view (what planning agents read)."""
         return read_only(self.core.batch.states)
+
+    @property
+    def learner_seats(self) -> np.ndarray:
+        """The learner's seat in each game now (N,), read-only (a self-play seating moves it between episodes)."""
+        return read_only(self.core.seats)
 
     def reset(self) -> np.ndarray:
         seed = self._seeds[0]
@@ -365,7 +397,7 @@ class SeatGames(MaskedGames):
         return self.core._masks
 
     def _game_attr(self, name: str, i: int) -> Any:
-        return self.learner_seat if name == "learner_seat" else super()._game_attr(name, i)
+        return int(self.core.seats[i]) if name == "learner_seat" else super()._game_attr(name, i)
 
 
 __getattr__ = sb3_names(__name__, SeatGames)  # SeatVecEnv

@@ -1,4 +1,5 @@
-"""Who sits where: the opponents of a learning seat, checked once for every seat-vs-opponents env."""
+"""Who sits where: the opponents of a learning seat, checked once for every seat-vs-opponents env, and the
+seating protocol a self-play pool follows to change them every episode."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["Policy", "choose", "seat_opponents"]
+__all__ = ["FixedSeating", "Policy", "Seating", "choose", "seat_opponents"]
 
 
 class Policy(Protocol):
@@ -56,3 +57,30 @@ def seat_opponents(opponents: Any, num_players: int, learner_seat: int) -> dict[
         if not callable(getattr(policy, "act_batch", None)):
             raise TypeError(f"opponent {policy!r} has no act_batch(observations, masks) method")
     return dict(zip(seats, policies, strict=True))
+
+
+class Seating(Protocol):
+    """Who sits where in each new episode: ``policies`` (indexed by ``assignment``) and ``seat``, which writes the
+    learner's seat and every other seat's policy for the games starting a new episode."""
+
+    policies: Sequence[Policy]
+
+    def seat(self, games: np.ndarray, seats: np.ndarray, assignment: np.ndarray) -> None:
+        """For each game index in ``games``: ``seats[g]`` = the learner's seat, ``assignment[g, s]`` = the index in
+        ``policies`` of the policy at seat ``s`` (-1 at the learner's seat)."""
+
+
+class FixedSeating:
+    """The learner at one seat, the same opponents every episode (what ``SeatCore(opponents=...)`` builds)."""
+
+    def __init__(self, opponents: Any, num_players: int, learner_seat: int) -> None:
+        by_seat = seat_opponents(opponents, num_players, learner_seat)
+        self.policies: list[Policy] = list({id(p): p for p in by_seat.values()}.values())
+        self.learner_seat = int(learner_seat)
+        self._row = np.full(num_players, -1, dtype=np.int64)
+        for seat, policy in by_seat.items():
+            self._row[seat] = next(i for i, p in enumerate(self.policies) if p is policy)
+
+    def seat(self, games: np.ndarray, seats: np.ndarray, assignment: np.ndarray) -> None:
+        seats[games] = self.learner_seat
+        assignment[games] = self._row

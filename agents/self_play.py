@@ -1,0 +1,438 @@
+"""Self-play for every contract game: the opponent pool, the ``<game>_selfplay`` training task and its scoring.
+
+Why one mechanism: "learn one seat against a mix of your own past selves and named agents" is the same for every
+game once the seat env takes a seating (``envs.common.seating.Seating``). The pool holds the live learner
+(``latest``), the newest ``keep`` snapshots of it (one every ``snapshot_every`` steps) and any named agents; each
+opponent seat of each new episode draws one of them by the configured ``mix``, and the learner's seat rotates
+(or is drawn). Opponents act batched: one call per pool member per step, for all the games and seats it holds.
+
+Snapshots are model files (``<output_dir>/pool/snapshot_<steps>.zip``, saved atomically and read back as data),
+listed in ``pool.json``; a resumed run restores them, and a tournament can seat them as ``sb3`` agents.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field, field_validator
+
+from agents.base import Agent
+from agents.stats import wilson_ci
+from envs.common.config import ConfigError, GameConfig, validate_config
+
+__all__ = ["EvaluationSection", "OpponentPool", "PoolSection", "SelfPlayTaskConfig", "head_to_head",
+           "self_play_task"]  # fmt: skip
+
+LATEST, SNAPSHOTS = "latest", "snapshots"
+MANIFEST = "pool.json"
+CURVE = "curve.csv"
+CURVE_FIELDS = ("steps", "minutes", "against", "win_rate", "ci_low", "ci_high", "games")
+
+
+class PoolSection(GameConfig):
+    snapshot_every: int = Field(500_000, ge=1, le=10**12, description="learner steps between snapshots")
+    keep: int = Field(5, ge=1, le=1000, description="newest snapshots kept (the oldest is evicted)")
+    mix: dict[str, float] = Field(
+        default_factory=lambda: {LATEST: 0.5, SNAPSHOTS: 0.5},
+        description="opponent draw weights: 'latest' (the live learner), 'snapshots' (one of the kept ones, "
+        "uniformly) and agent names; weights of members not there yet (no snapshot) go to 'latest'",
+    )
+    deterministic: bool = Field(False, description="the learner's copies play their likeliest move (else sample)")
+
+    @field_validator("mix")
+    @classmethod
+    def _weights(cls, mix: dict[str, float]) -> dict[str, float]:
+        bad = {k: w for k, w in mix.items() if not (isinstance(w, int | float) and w >= 0)}
+        if bad:
+            raise ValueError(f"mix weights must be numbers >= 0, got {bad}")
+        if not sum(mix.values()) > 0:
+            raise ValueError(f"mix weights must not all be 0, got {mix}")
+        return mix
+
+
+class EvaluationSection(GameConfig):
+    against: list[str] = Field(min_length=1, description="agent names; the first is the learning curve's opponent")
+    every: int = Field(1_000_000, ge=1, le=10**12, description="steps between learning-curve points")
+    games: int = Field(1000, ge=2, le=10**7, description="games per learning-curve point, seats rotated")
+
+
+class SelfPlayTaskConfig(GameConfig):
+    game: dict[str, Any] = Field(default_factory=dict, description="the game's config keys")
+    learner_seat: Literal["rotate", "random"] = Field("rotate", description="each game's next episode's seat")
+    pool: PoolSection = Field(default_factory=PoolSection)
+    evaluation: EvaluationSection
+
+
+class _Slot(Agent):
+    """A pool member that is a copy of the learner's network (or the live one); empty until filled."""
+
+    reads_state = False
+
+    def __init__(self, name: str) -> None:
+        self.name, self.agent = name, None
+
+    def fill(self, policy: Any, deterministic: bool) -> None:
+        from agents.sb3_agent import SB3Agent
+
+        self.agent = SB3Agent(policy, deterministic=deterministic, name=self.name)
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        if self.agent is None:
+            raise RuntimeError(f"pool member {self.name!r} has no policy yet: attach the learner's model first")
+        return self.agent.act_batch(observations, action_masks)
+
+    def reset(self, seed: int | None = None) -> None:
+        if self.agent is not None:
+            self.agent.reset(seed)
+
+
+class OpponentPool:
+    """Who sits where in self-play (a ``Seating``): ``policies`` = [latest, named agents..., snapshot slots...].
+
+    ``counts`` tallies the members drawn, by name ('latest', 'snapshots', agent names), for the tests and logs.
+    """
+
+    def __init__(
+        self, num_players: int, mix: dict[str, float], named: dict[str, Agent] | None = None, keep: int = 5,
+        learner_seat: str = "rotate", seed: int = 0, deterministic: bool = False,
+    ) -> None:  # fmt: skip
+        named = dict(named or {})
+        unknown = set(mix) - {LATEST, SNAPSHOTS} - set(named)
+        if unknown:
+            raise ValueError(f"mix names {sorted(unknown)}, which are neither 'latest', 'snapshots' nor a named agent "
+                             f"({sorted(named)})")  # fmt: skip
+        if learner_seat not in ("rotate", "random"):
+            raise ValueError(f"learner_seat must be 'rotate' or 'random', got {learner_seat!r}")
+        self.num_players, self.keep, self.deterministic = int(num_players), int(keep), bool(deterministic)
+        self.learner_seat_rule = learner_seat
+        self.latest = _Slot(LATEST)
+        self.named = named
+        self.slots = [_Slot(f"snapshot_{k}") for k in range(self.keep)]
+        self.policies: list[Agent] = [self.latest, *named.values(), *self.slots]
+        self.snapshots: list[tuple[int, int, str | None]] = []  # (slot, steps, file name), oldest first
+        self.names = [LATEST, *named, SNAPSHOTS]
+        self.weights = np.array([float(mix.get(n, 0.0)) for n in self.names])
+        self.counts = dict.fromkeys(self.names, 0)
+        self.rng = np.random.default_rng(seed)
+        self._episodes: np.ndarray | None = None
+        self._template: Any = None
+
+    def attach(self, policy: Any) -> None:
+        """Play ``latest`` with the learner's live ``policy``; snapshots will be copies of it."""
+        self.latest.fill(policy, self.deterministic)
+        self._template = policy
+
+    def add_snapshot(self, state_dict: dict[str, Any], steps: int, file: str | None = None) -> str | None:
+        """Keep ``state_dict`` as the newest snapshot (taken at ``steps``); returns the evicted one's file name."""
+        if self._template is None:
+            raise RuntimeError("attach(policy) before adding snapshots: they are copies of the learner's network")
+        evicted = None
+        if len(self.snapshots) < self.keep:
+            slot = len(self.snapshots)
+            self.slots[slot].fill(copy.deepcopy(self._template), self.deterministic)
+        else:
+            slot, _, evicted = self.snapshots.pop(0)
+        self.slots[slot].agent.policy.load_state_dict(state_dict)
+        self.slots[slot].agent.policy.set_training_mode(False)
+        self.snapshots.append((slot, int(steps), file))
+        return evicted
+
+    def seat(self, games: np.ndarray, seats: np.ndarray, assignment: np.ndarray) -> None:
+        games = np.asarray(games, dtype=np.int64)
+        if self._episodes is None or self._episodes.size < len(seats):
+            self._episodes = np.zeros(len(seats), dtype=np.int64)
+        if self.learner_seat_rule == "rotate":
+            seats[games] = (games + self._episodes[games]) % self.num_players
+        else:
+            seats[games] = self.rng.integers(0, self.num_players, games.size)
+        self._episodes[games] += 1
+        weights = self.weights.copy()
+        if not self.snapshots:
+            weights[0] += weights[-1]
+            weights[-1] = 0.0
+        if self.latest.agent is None:
+            raise RuntimeError("the pool's 'latest' member has no policy: attach(model.policy) before reset")
+        drawn = self.rng.choice(len(self.names), size=(games.size, self.num_players), p=weights / weights.sum())
+        slots = np.array([s for s, _, _ in self.snapshots] or [0], dtype=np.int64)
+        index = np.where(drawn == len(self.names) - 1,
+                         1 + len(self.named) + slots[self.rng.integers(0, slots.size, drawn.shape)], drawn)  # fmt: skip
+        index[np.arange(games.size), seats[games]] = -1
+        assignment[games] = index
+        learner = np.zeros_like(drawn, dtype=bool)
+        learner[np.arange(games.size), seats[games]] = True
+        for k, name in enumerate(self.names):
+            self.counts[name] += int(((drawn == k) & ~learner).sum())
+
+    # persistence: the snapshot files and pool.json in a run's pool folder
+    def save_snapshot(self, model: Any, folder: Path, steps: int) -> Path:
+        """Snapshot ``model`` now: its file in ``folder``, the pool, and the manifest (the evicted file deleted)."""
+        from agents.model_files import save_model
+
+        path = save_model(model, folder / f"snapshot_{steps:012d}.zip", {"snapshot_steps": int(steps)})
+        evicted = self.add_snapshot(model.policy.state_dict(), steps, path.name)
+        self.write_manifest(folder)
+        if evicted is not None:
+            (folder / evicted).unlink(missing_ok=True)
+        return path
+
+    def write_manifest(self, folder: Path) -> None:
+        entries = [{"file": f, "steps": n} for _, n, f in self.snapshots]
+        tmp = folder / f".{MANIFEST}.tmp"
+        tmp.write_text(json.dumps({"snapshots": entries}, indent=2))
+        os.replace(tmp, folder / MANIFEST)
+
+    def restore(self, folder: Path) -> int:
+        """Refill the snapshots listed in ``folder``'s manifest (oldest first); returns how many loaded."""
+        from agents.model_files import read_model_file
+
+        manifest = folder / MANIFEST
+        if not manifest.is_file():
+            return 0
+        entries = json.loads(manifest.read_text()).get("snapshots", [])
+        for entry in entries[-self.keep :]:
+            self.add_snapshot(read_model_file(folder / entry["file"]).state_dict, entry["steps"], entry["file"])
+        return len(self.snapshots)
+
+
+def _learner_shares(rewards: np.ndarray, learner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each game's win share of the learner's seat (1/k for a k-way tie for the best final reward), and whether
+    the top was shared."""
+    best = rewards == rewards.max(axis=1, keepdims=True)
+    share = best / best.sum(axis=1, keepdims=True)
+    return share[np.arange(len(learner)), learner], best.sum(axis=1) > 1
+
+
+def head_to_head(
+    game: str, agent: Agent, reference: Agent, config: dict[str, Any], games: int, seed: int
+) -> dict[str, Any]:
+    """``agent`` against ``reference`` at every other seat, the agent's seat rotated game by game (so in 2-player
+    games the seatings alternate): its win share (a k-way tie for the top gives 1/k) with a 95% Wilson interval."""
+    from agents.play import play_games
+    from envs.common.contract import game_spec
+
+    players = int(validate_config(game_spec(game).config, config).num_players)
+    learner = np.arange(games) % players
+    seat_agents = np.ones((games, players), dtype=np.int64)
+    seat_agents[np.arange(games), learner] = 0
+    result = play_games(game, seat_agents, [agent, reference], config, seed)
+    share, tied = _learner_shares(result["final_rewards"], learner)
+    rate, low, high = wilson_ci(float(share.sum()), games)
+    return {"win_rate": rate, "ci95": [low, high], "games": games, "tie_rate": float(tied.mean()),
+            "games_per_second": games / result["seconds"]}  # fmt: skip
+
+
+def score_self_play(game: str, agent: Agent, config: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
+    """The trained agent head to head against each ``evaluation.against`` agent (the first is the champion)."""
+    from agents.benchmarks import table_player
+
+    task = validate_config(SelfPlayTaskConfig, config)
+    rows = []
+    for k, name in enumerate(task.evaluation.against):
+        reference = table_player(game, name, task.game)
+        rows.append({"against": name, **head_to_head(game, agent, reference, task.game, games, seed + k)})
+    best = rows[0]
+    return {"agent": getattr(agent, "name", "trained"), "champion": best["against"], "win_rate": best["win_rate"],
+            "ci95": best["ci95"], "beats_every_agent": all(r["win_rate"] > 0.5 for r in rows),
+            "head_to_head": rows}  # fmt: skip
+
+
+def _check(game: str, config: dict[str, Any]) -> None:
+    from agents import check_agent
+
+    task = validate_config(SelfPlayTaskConfig, config)
+    named = [n for n in task.pool.mix if n not in (LATEST, SNAPSHOTS)]
+    for where, names in (("pool.mix", named), ("evaluation.against", task.evaluation.against)):
+        for name in names:
+            try:
+                check_agent(name, {}, game)
+            except (TypeError, ValueError) as exc:
+                raise ConfigError(f"[task.config.{where}] {exc}") from None
+    try:
+        from envs.common.game_seat import SeatGames
+
+        players = SeatGames(game, 1, _RandomForCheck(), task.game, seed=0).core.batch.num_players
+    except (TypeError, ValueError, FileNotFoundError) as exc:
+        raise ConfigError(f"[task.config.game] {exc}") from None
+    if players < 2:
+        raise ConfigError(f"[task.config.game] self-play needs 2 or more players; this game config has {players}")
+
+
+class _RandomForCheck(Agent):
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return np.argmax(action_masks, axis=1)
+
+
+def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
+    """The seat vec env over an ``OpponentPool`` (its ``latest`` member attached by ``prepare``)."""
+    from agents.benchmarks import table_player
+    from envs.common.contract import game_spec
+    from envs.common.game_seat import SeatVecEnv  # type: ignore[attr-defined]
+
+    task = validate_config(SelfPlayTaskConfig, config)
+    players = int(validate_config(game_spec(game).config, task.game).num_players)
+    named = {n: table_player(game, n, task.game) for n in task.pool.mix if n not in (LATEST, SNAPSHOTS)}
+    pool = OpponentPool(players, task.pool.mix, named, task.pool.keep, task.learner_seat, seed=seed or 0,
+                        deterministic=task.pool.deterministic)  # fmt: skip
+    env = SeatVecEnv(game, num_envs, None, task.game, seed=seed, seating=pool)
+    env.pool = pool
+    return env
+
+
+def prepare_self_play(
+    game: str, config: dict[str, Any], env: Any, model: Any, out: Path, resumed: bool, seconds: Callable[[], float]
+) -> list[Any]:
+    """Attach the learner to the pool, restore (or clear) the pool's files, and the callbacks that snapshot it
+    and draw the learning curve."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from agents.benchmarks import table_player
+    from agents.sb3_agent import SB3Agent
+
+    class _Learner(SB3Agent):
+        def reset(self, seed: int | None = None) -> None:
+            """Plays its likeliest moves: nothing to reseed (and the training's global streams stay untouched)."""
+
+    task = validate_config(SelfPlayTaskConfig, config)
+    pool: OpponentPool = env.pool
+    pool.attach(model.policy)
+    folder = out / "pool"
+    folder.mkdir(parents=True, exist_ok=True)
+    curve = out / CURVE
+    if resumed:
+        print(f"self-play: restored {pool.restore(folder)} snapshots from {folder}")
+    else:
+        for stale in [*folder.glob("snapshot_*.zip"), folder / MANIFEST, curve]:
+            stale.unlink(missing_ok=True)
+    champion = table_player(game, task.evaluation.against[0], task.game)
+    every, snap_every = task.evaluation.every, task.pool.snapshot_every
+
+    class SelfPlay(BaseCallback):
+        """A snapshot every ``snapshot_every`` steps; a learning-curve point at the start, every
+        ``evaluation.every`` steps and at the end."""
+
+        def _on_training_start(self) -> None:
+            self.next_snapshot = (self.num_timesteps // snap_every + 1) * snap_every
+            self.next_point = (self.num_timesteps // every + 1) * every
+            self.last_point = -1
+            if not curve.exists():
+                self._point()
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps >= self.next_snapshot:
+                pool.save_snapshot(self.model, folder, self.num_timesteps)
+                self.next_snapshot = (self.num_timesteps // snap_every + 1) * snap_every
+            if self.num_timesteps >= self.next_point:
+                self._point()
+                self.next_point = (self.num_timesteps // every + 1) * every
+            return True
+
+        def _on_training_end(self) -> None:  # the curve ends where the model does
+            if self.last_point != self.num_timesteps:
+                self._point()
+
+        def _point(self) -> None:
+            self.last_point = self.num_timesteps
+            agent = _Learner(self.model.policy, deterministic=True, name="learner")
+            row = head_to_head(game, agent, champion, task.game, task.evaluation.games, seed=777)
+            self.model.policy.set_training_mode(False)
+            write_curve_point(curve, self.num_timesteps, seconds() / 60, task.evaluation.against[0], row)
+            self.logger.record("selfplay/win_rate_vs_champion", row["win_rate"])
+
+    return [SelfPlay()]
+
+
+def write_curve_point(curve: Path, steps: int, minutes: float, against: str, row: dict[str, Any]) -> None:
+    new = not curve.exists()
+    with curve.open("a", newline="") as handle:
+        writer = csv.writer(handle)
+        if new:
+            writer.writerow(CURVE_FIELDS)
+        writer.writerow([steps, round(minutes, 3), against, round(row["win_rate"], 5), round(row["ci95"][0], 5),
+                         round(row["ci95"][1], 5), row["games"]])  # fmt: skip
+
+
+def read_curve(curve: Path) -> list[dict[str, Any]]:
+    with curve.open() as handle:
+        return [{**r, **{k: float(r[k]) for k in ("steps", "minutes", "win_rate", "ci_low", "ci_high")}}
+                for r in csv.DictReader(handle)]  # fmt: skip
+
+
+def plot_curves(curves: dict[str, Path], path: Path, title: str = "Self-play: win share against the best heuristic",
+                ) -> Path:  # fmt: skip
+    """One line per run (label -> its curve.csv): win share with its 95% band against training minutes."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, file in curves.items():
+        rows = read_curve(file)
+        x = [r["minutes"] for r in rows]
+        ax.plot(x, [r["win_rate"] for r in rows], marker="o", ms=3, label=f"{label} (vs {rows[0]['against']})")
+        ax.fill_between(x, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=1, ls="--")
+    ax.set(xlabel="training minutes (2-core machine)", ylabel="win share, head to head", title=title, ylim=(0, 1))
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def self_play_task(game: str) -> Any:
+    """``game``'s ``<game>_selfplay`` training task (``agents.tasks.Task``)."""
+    from agents.tasks import Task
+
+    return Task(
+        id=f"{game}_selfplay",
+        check=lambda config: _check(game, config),
+        make_env=lambda config, num_envs, seed: make_self_play_env(game, config, num_envs, seed),
+        score=lambda agent, config, samples, seed: score_self_play(game, agent, config, samples, seed),
+        prepare=lambda config, env, model, out, resumed, seconds: prepare_self_play(
+            game, config, env, model, out, resumed, seconds
+        ),
+    )
+
+
+def pool_agents(run: str | Path, names: Sequence[str] | None = None) -> dict[str, Agent]:
+    """A self-play run's kept snapshots as agents (``snapshot_<steps>`` -> SB3Agent), e.g. tournament entrants."""
+    from agents.sb3_agent import SB3Agent
+
+    folder = Path(run) / "pool"
+    manifest = folder / MANIFEST
+    if not manifest.is_file():
+        raise FileNotFoundError(f"{run} has no self-play pool ({manifest} is missing)")
+    entries = json.loads(manifest.read_text())["snapshots"]
+    agents = {f"snapshot_{e['steps']}": SB3Agent.load(folder / e["file"], name=f"snapshot_{e['steps']}")
+              for e in entries}  # fmt: skip
+    return agents if names is None else {n: agents[n] for n in names}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m agents.self_play RUN [RUN ...] -o curves.png``: the runs' learning curves in one plot."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Plot self-play runs' learning curves (their curve.csv).")
+    parser.add_argument("runs", nargs="+", type=Path, help="training output folders (training.output_dir)")
+    parser.add_argument("-o", "--output", type=Path, default=Path("results/selfplay_curves.png"))
+    args = parser.parse_args(argv)
+    missing = [str(r) for r in args.runs if not (r / CURVE).is_file()]
+    if missing:
+        parser.error(f"no {CURVE} in {', '.join(missing)} (is it a self-play run's output_dir?)")
+    print(plot_curves({r.name: r / CURVE for r in args.runs}, args.output))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())
