@@ -18,6 +18,7 @@ setup: $(STAMP)
 
 demo: $(STAMP)
 	$(PY) evaluate.py configs/demo.yaml
+	$(PY) -m agents.ship --games 200  # each game's shipped trained agent against its heuristics
 
 test: $(STAMP)
 	$(PY) -m ruff check .

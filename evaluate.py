@@ -1,9 +1,10 @@
 """Play agents against each other from a YAML recipe: ``python evaluate.py configs/eval_<game>.yaml``.
 
 A recipe names a registered game, its agents and its benchmarks: every game has ``tables`` (mixed 2-, 3-, ...
-player tables, seats drawn from the agents: win shares) and ``round_robin`` (2 players, every ordered pair of
-agents: win rates); a game may add its own (``GameSpec.benchmarks``: an exactly scored turn task, a solitaire
-score, ...). Prints one table per benchmark (95% intervals), writes
+player tables, seats drawn from the agents: win shares), ``round_robin`` (2 players, every ordered pair of
+agents: win rates) and ``tournament`` (every rotated seating: openskill and Bradley-Terry ratings, pairwise win
+rates; ``agents.tournament``); a game may add its own (``GameSpec.benchmarks``: an exactly scored turn task, a
+solitaire score, ...). Prints one table per benchmark (95% intervals), writes
 ``results.json``, one CSV per benchmark and ``evaluation.png``.
 """
 
@@ -232,7 +233,8 @@ def print_tables(benchmarks: list[Result]) -> None:
             continue
         table = Table(title=title)
         for col in rows[0]:
-            table.add_column(col.replace("_", " "), justify="left" if col in ("agent", "seat_0", "seat_1") else "right")
+            left = col in ("agent", "opponent", "seat_0", "seat_1")
+            table.add_column(col.replace("_", " "), justify="left" if left else "right")
         for r in rows:
             table.add_row(*(_cell(r[c]) for c in rows[0]))
         console.print(table)
@@ -248,7 +250,11 @@ def plot(benchmarks: list[Result], path: Path, title: str) -> None:
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)
     for ax, (name, kind, rows) in zip(axes[0], panels, strict=True):
         agents = [r["agent"] for r in rows]
-        if kind == "percent":
+        if kind == "ratings":
+            plot_ratings(ax, rows)
+        elif kind == "pairwise":
+            plot_pairwise(fig, ax, rows)
+        elif kind == "percent":
             ax.bar(agents, [r["percent_of_optimum"] for r in rows], color="tab:blue")
             ax.axhline(100, color="k", lw=0.8, ls="--")
             ax.set_ylabel("% of the exact optimum")
@@ -270,6 +276,41 @@ def plot(benchmarks: list[Result], path: Path, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def plot_ratings(ax: Any, rows: list[dict[str, Any]]) -> None:
+    """openskill mu with its 95% interval per agent, best first; each bar labelled with its Bradley-Terry Elo."""
+    mu, err = np.array([r["mu"] for r in rows]), 1.96 * np.array([r["sigma"] for r in rows])
+    ax.bar([r["agent"] for r in rows], mu, yerr=err, capsize=4, color="tab:purple")
+    for k, r in enumerate(rows):
+        ax.annotate(f"Elo {r['bt_elo']:+.0f}", (k, mu[k] + err[k]), textcoords="offset points", xytext=(0, 4),
+                    ha="center", fontsize=7)  # fmt: skip
+    ax.set_ylabel("openskill mu (95% CI)")
+    low, high = min(0.0, (mu - err).min()), (mu + err).max()
+    ax.set_ylim(low, high + 0.15 * (high - low))
+
+
+def plot_pairwise(fig: Any, ax: Any, rows: list[dict[str, Any]]) -> None:
+    """The win-rate matrix (row agent vs column opponent, in the rows' order: the ratings') as a heatmap, each cell
+    with its 95% interval."""
+    names = list(dict.fromkeys(r["agent"] for r in rows))
+    index = {n: i for i, n in enumerate(names)}
+    rates = np.full((len(names), len(names)), np.nan)
+    for r in rows:
+        rates[index[r["agent"]], index[r["opponent"]]] = r["win_rate"]
+    image = ax.imshow(rates, cmap="RdBu", vmin=0, vmax=1)
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    if len(names) <= 8:
+        cells = {(r["agent"], r["opponent"]): r for r in rows}
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                if (a, b) in cells:
+                    c = cells[a, b]
+                    ax.text(j, i, f"{c['win_rate']:.2f}\n[{c['ci_low']:.2f}, {c['ci_high']:.2f}]", ha="center",
+                            va="center", fontsize=6, color="w" if abs(c["win_rate"] - 0.5) > 0.3 else "k")  # fmt: skip
+    ax.set_xticks(range(len(names)), names)
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.set_xlabel("opponent")
 
 
 def slug(title: str) -> str:

@@ -16,7 +16,8 @@ from agents.random_agent import RandomAgent
 
 __all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent"]
 
-# Agents for any game; each game's own agents are declared in its GameSpec (envs/<game>/game.py).
+# Agents for any game; each game's own agents are declared in its GameSpec (envs/<game>/game.py), and its shipped
+# trained models by their cards in agents/models (agents.shipped).
 _GENERIC: dict[str, tuple[str, str, str | None]] = {
     "random": ("agents.random_agent", "RandomAgent", None),
     "sb3": ("agents.sb3_agent", "SB3Agent", None),
@@ -26,6 +27,7 @@ _GENERIC: dict[str, tuple[str, str, str | None]] = {
 def _agents() -> dict[str, tuple[str, str, str | None]]:
     """name -> (module, class, the game it plays or None for any), from the registered games' specs."""
     import envs  # noqa: F401  (registers the suite's games)
+    from agents.shipped import shipped
     from envs.common.contract import GAMES
 
     table = dict(_GENERIC)
@@ -33,6 +35,8 @@ def _agents() -> dict[str, tuple[str, str, str | None]]:
         for name, target in spec.agents.items():
             module, cls = target.split(":")
             table[name] = (module, cls, spec.id)
+    for name, card in shipped().items():  # trained models in agents/models (agents.shipped)
+        table[name] = ("agents.shipped", name, card["game"])
     return table
 
 

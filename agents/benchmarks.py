@@ -1,4 +1,5 @@
-"""The benchmarks an evaluation recipe can run: every game's ``tables`` and ``round_robin``, and a game's own.
+"""The benchmarks an evaluation recipe can run: every game's ``tables``, ``round_robin`` and ``tournament``, and a
+game's own.
 
 Why here: "play these agents against each other and report win rates with intervals" is the same for every game
 (``agents.play.play_games`` reads the engine's final rewards), so it is written once; a game declares any
@@ -23,10 +24,11 @@ from agents.recipes import Seed
 from agents.stats import table_win_shares, wilson_ci
 from envs.common.config import ConfigError, GameConfig
 
-__all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "benchmarks_of", "hook",
-           "mixed_tables", "round_robin", "table_player"]  # fmt: skip
+__all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "TournamentSection", "benchmarks_of",
+           "hook", "mixed_tables", "round_robin", "table_player"]  # fmt: skip
 
-Result = tuple[str, str, list[dict[str, Any]]]  # (title, plot kind: "percent" / "score" / "win_rate" / "table", rows)
+# (title, plot kind: "percent" / "score" / "win_rate" / "ratings" / "pairwise" / "table", rows)
+Result = tuple[str, str, list[dict[str, Any]]]
 Players = Callable[[dict[str, Any]], dict[str, Agent]]  # a game config -> the agents that play it there
 
 
@@ -190,10 +192,102 @@ def overall_win_rates(game_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: -r["win_rate"])
 
 
+# --- tournament: every rotated seating of the entrants, rated (agents.tournament)
+
+
+class TournamentSection(GameConfig):
+    config: GameKeys = Field(default_factory=dict, description="the game's config keys other than num_players")
+    player_counts: list[Annotated[int, Field(ge=2, le=6)]] = Field(default_factory=lambda: [2], min_length=1)
+    games_per_seating: int = Field(2000, ge=1, le=10**8, description="games of each rotation of each set of entrants")
+    pool: str | None = Field(None, description="a self-play run's output_dir: its pool's snapshots join as entrants")
+    snapshots: list[str] | None = Field(None, min_length=1, description="which of the pool's (snapshot_<steps>)")
+    torch_threads: int = Field(1, ge=1, le=64, description="torch threads while playing (more oversubscribe)")
+    seed: Seed = 0
+
+
+def _pool_names(pool: str) -> list[str]:
+    """The snapshot names of the self-play run at ``pool`` (from its manifest; no model is loaded)."""
+    import json
+    from pathlib import Path
+
+    from agents.self_play import MANIFEST
+
+    manifest = Path(pool) / "pool" / MANIFEST
+    if not manifest.is_file():
+        raise ConfigError(f"[tournament] 'pool': {pool} has no self-play pool ({manifest} is missing)")
+    return [f"snapshot_{e['steps']}" for e in json.loads(manifest.read_text())["snapshots"]]
+
+
+def _check_tournament(game: str, section: TournamentSection) -> None:
+    for n in section.player_counts:
+        _check_config(game, f"tournament.config (at {n} players)", {**section.config, "num_players": n})
+    if section.snapshots is not None and section.pool is None:
+        raise ConfigError("[tournament] 'snapshots' picks from a 'pool'; set 'pool' (a self-play run's output_dir)")
+    if section.pool is not None:
+        names = _pool_names(section.pool)
+        unknown = set(section.snapshots or ()) - set(names)
+        if unknown:
+            raise ConfigError(f"[tournament] 'snapshots' names {sorted(unknown)}; {section.pool} has {names}")
+
+
+def _reads(agent: Agent, game: str, config: dict[str, Any]) -> bool:
+    """Whether ``agent`` can read ``game``'s observations under ``config`` (a model reads one size only)."""
+    from envs.common.config import validate_config
+    from envs.common.contract import game_spec
+
+    space = getattr(agent, "observation_space", None)
+    if getattr(agent, "reads_state", False) or space is None:
+        return True
+    spec = game_spec(game)
+    return space.shape == (spec.sizes(validate_config(spec.config, config)).observation,)
+
+
+def _entrants(game: str, section: TournamentSection, players: Players, config: dict[str, Any]) -> dict[str, Agent]:
+    """The recipe's agents that can play ``config``, and the pool's snapshots that can read it."""
+    from agents.self_play import pool_agents
+
+    entrants = players(config)
+    if section.pool is None:
+        return entrants
+    adapt = hook(game, "table_agent")
+    for name, agent in pool_agents(section.pool, section.snapshots).items():
+        if name in entrants:
+            raise ConfigError(f"[tournament] the pool's {name!r} has the name of a recipe agent; rename the agent")
+        seated = agent if adapt is None else adapt("sb3", agent, config)
+        if seated is not None and _reads(seated, game, config):
+            entrants[name] = seated
+        else:
+            print(f"note: {name!r} sits out the {config['num_players']}-player tournament: it cannot read its tables")
+    return entrants
+
+
+def run_tournament(game: str, name: str, section: TournamentSection, players: Players) -> list[Result]:
+    """Per player count: the entrants' ratings, then the pairwise win rates."""
+    from agents.tournament import tournament
+
+    out = []
+    for n in section.player_counts:
+        config = {**section.config, "num_players": n}
+        entrants = _entrants(game, section, players, config)
+        if len(entrants) < n or len(entrants) < 2:
+            raise ConfigError(f"[tournament] {n}-player tables need at least {max(n, 2)} entrants that can play "
+                              f"them, got {sorted(entrants)}; add agents or drop {n} from 'player_counts'")  # fmt: skip
+        t = tournament(game, entrants, n, section.games_per_seating, section.config, section.seed + n,
+                       torch_threads=section.torch_threads)  # fmt: skip
+        print(f"{n}-player tournament: {t.games:,} games in {t.play_seconds:.1f} s "
+              f"({t.games / t.play_seconds:,.0f} games/s), rated in {t.rating_seconds:.1f} s")  # fmt: skip
+        out += [(f"{n}-player tournament ratings: openskill Plackett-Luce mu +- 1.96 sigma, ranked by mu - 3 sigma; "
+                 "Bradley-Terry Elo", "ratings", t.ratings),
+                (f"{n}-player tournament pairwise win rates: agent vs opponent, ties half, 95% Wilson", "pairwise",
+                 t.pairwise)]  # fmt: skip
+    return out
+
+
 GENERIC = {
     "tables": Benchmark(TablesSection, run_tables, _check_tables),
     "round_robin": Benchmark(RoundRobinSection, run_round_robin,
                              lambda game, s: _check_config(game, "round_robin.config", {**s.config, "num_players": 2})),
+    "tournament": Benchmark(TournamentSection, run_tournament, _check_tournament),
 }  # fmt: skip
 
 

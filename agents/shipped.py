@@ -1,0 +1,86 @@
+"""Trained agents that ship with the package, loadable by name: ``make_agent("eceg_ppo")``.
+
+Why: a new user should be able to play against (and benchmark) a trained agent without training one first. Each
+shipped agent is two files in ``agents/models/``: ``<name>.zip`` (the model, read as data: ``agents.model_files``)
+and ``<name>.yaml`` (the game, the config keys its observation needs, the player counts it was trained for, the
+recipe and the commit that produced it, and what it measured). ``python -m agents.ship`` plays each one head to
+head against its game's heuristics and prints the win shares (``--ship RUN NAME`` adds a finished self-play run).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agents.base import Agent
+
+__all__ = ["MODELS", "ShippedAgent", "load_shipped", "shipped", "shipped_card"]
+
+MODELS = Path(__file__).resolve().parent / "models"
+
+
+@cache
+def shipped() -> dict[str, dict[str, Any]]:
+    """name -> its card (the ``<name>.yaml``), for every model in ``agents/models``."""
+    cards = {}
+    for card in sorted(MODELS.glob("*.yaml")):
+        data = yaml.safe_load(card.read_text())
+        if (MODELS / f"{card.stem}.zip").is_file():
+            cards[card.stem] = data
+    return cards
+
+
+def shipped_card(name: str) -> dict[str, Any]:
+    cards = shipped()
+    if name not in cards:
+        raise ValueError(f"no shipped agent {name!r}; shipped agents: {', '.join(cards) or 'none'}")
+    return cards[name]
+
+
+class ShippedAgent(Agent):
+    """A shipped model: an ``SB3Agent`` that also knows the game config its observations need (``config``) and
+    the player counts it claims (``players``), so a runner can build a table it can read."""
+
+    def __init__(self, name: str, deterministic: bool = True) -> None:
+        from agents.sb3_agent import SB3Agent
+
+        card = shipped_card(name)
+        self.name, self.card = name, card
+        self.game, self.config, self.players = card["game"], dict(card.get("config", {})), list(card["players"])
+        self.model = SB3Agent.load(MODELS / f"{name}.zip", deterministic=deterministic, name=name)
+
+    @property
+    def observation_space(self) -> Any:
+        return self.model.observation_space
+
+    def table_config(self, num_players: int, **keys: Any) -> dict[str, Any]:
+        """The game config of a table this agent can read (its observation keys, ``num_players``, ``keys``)."""
+        if num_players not in self.players:
+            raise ValueError(f"{self.name} was trained for {self.players} players, not {num_players}")
+        return {**self.config, **keys, "num_players": num_players}
+
+    def act_batch(self, observations: Any, action_masks: Any) -> Any:
+        return self.model.act_batch(observations, action_masks)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.model.reset(seed)
+
+
+def load_shipped(name: str, deterministic: bool = True) -> ShippedAgent:
+    """The shipped agent ``name`` (``agents.make_agent`` calls this for every name in ``shipped()``)."""
+    return ShippedAgent(name, deterministic)
+
+
+def __getattr__(name: str) -> Any:
+    """``agents.shipped.<model name>``: its loader, what the agent registry's ``"agents.shipped:<name>"`` imports."""
+    if name in shipped():
+
+        def load(deterministic: bool = True) -> ShippedAgent:
+            return ShippedAgent(name, deterministic)
+
+        load.__name__ = name
+        return load
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
