@@ -24,7 +24,8 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from agents.base import Agent
-from agents.stats import wilson_ci
+from agents.random_agent import RandomAgent
+from agents.stats import wilson_ci, win_shares
 from envs.common.config import ConfigError, GameConfig, validate_config
 
 __all__ = ["EvaluationSection", "OpponentPool", "PoolSection", "SelfPlayTaskConfig", "head_to_head",
@@ -201,14 +202,6 @@ class OpponentPool:
         return len(self.snapshots)
 
 
-def _learner_shares(rewards: np.ndarray, learner: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each game's win share of the learner's seat (1/k for a k-way tie for the best final reward), and whether
-    the top was shared."""
-    best = rewards == rewards.max(axis=1, keepdims=True)
-    share = best / best.sum(axis=1, keepdims=True)
-    return share[np.arange(len(learner)), learner], best.sum(axis=1) > 1
-
-
 def head_to_head(
     game: str, agent: Agent, reference: Agent, config: dict[str, Any], games: int, seed: int
 ) -> dict[str, Any]:
@@ -222,7 +215,8 @@ def head_to_head(
     seat_agents = np.ones((games, players), dtype=np.int64)
     seat_agents[np.arange(games), learner] = 0
     result = play_games(game, seat_agents, [agent, reference], config, seed)
-    share, tied = _learner_shares(result["final_rewards"], learner)
+    shares, best = win_shares(result["final_rewards"])
+    share, tied = shares[np.arange(games), learner], best.sum(axis=1) > 1
     rate, low, high = wilson_ci(float(share.sum()), games)
     return {"win_rate": rate, "ci95": [low, high], "games": games, "tie_rate": float(tied.mean()),
             "games_per_second": games / result["seconds"]}  # fmt: skip
@@ -257,16 +251,11 @@ def _check(game: str, config: dict[str, Any]) -> None:
     try:
         from envs.common.game_seat import SeatGames
 
-        players = SeatGames(game, 1, _RandomForCheck(), task.game, seed=0).core.batch.num_players
+        players = SeatGames(game, 1, RandomAgent(0), task.game, seed=0).core.batch.num_players
     except (TypeError, ValueError, FileNotFoundError) as exc:
         raise ConfigError(f"[task.config.game] {exc}") from None
     if players < 2:
         raise ConfigError(f"[task.config.game] self-play needs 2 or more players; this game config has {players}")
-
-
-class _RandomForCheck(Agent):
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        return np.argmax(action_masks, axis=1)
 
 
 def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:

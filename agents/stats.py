@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["mean_ci", "table_win_shares", "wilson_ci"]
+__all__ = ["mean_ci", "table_win_shares", "wilson_ci", "win_shares"]
 
 Z95 = 1.959963984540054
 
@@ -34,6 +34,13 @@ def wilson_ci(successes: float, n: int) -> tuple[float, float, float]:
     return p, centre - half, centre + half
 
 
+def win_shares(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's share of each game's win (G, P): 1/k to each of the k seats tied for the best ``keys`` (higher is
+    better), and which seats those are."""
+    best = keys == keys.max(axis=1, keepdims=True)
+    return best / best.sum(axis=1, keepdims=True), best
+
+
 def table_win_shares(
     names: list[str], seat_agents: np.ndarray, keys: np.ndarray, seconds: float, per_seat: dict[str, np.ndarray]
 ) -> list[dict[str, Any]]:
@@ -43,8 +50,7 @@ def table_win_shares(
     ``seat_agents[g, s]`` indexes ``names``; ``per_seat`` adds the mean over an agent's seats of each (G, P) array.
     """
     num_games, num_players = seat_agents.shape
-    best = keys == keys.max(axis=1, keepdims=True)
-    share = best / best.sum(axis=1, keepdims=True)
+    share, _ = win_shares(keys)
     rows = []
     for i, name in enumerate(names):
         seats = seat_agents == i
