@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first, pinned: the CPU build on this machine's disk (anything else pulls a CUDA build)
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[train,dev]"
+	$(PY) -m pip install --quiet -e ".[train,dev,rllib]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -26,6 +26,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/bench_game.py  # every registered game, each against connect_four_v3 in the same run
+	$(PY) bench/bench_threads.py  # every game's batched engine on 2 threads against itself on 1
 
 clean:
 	rm -rf $(VENV) runs results .pytest_cache

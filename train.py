@@ -25,6 +25,7 @@ from pydantic import Field
 from agents.checkpoints import latest_checkpoint, newest_loadable, remove_all, save_checkpoint
 from agents.model_files import ModelFile, save_model
 from agents.recipes import OutputDir, RunName, Seed, load_yaml, make_output_dir
+from agents.recipes import resume_changes as recipe_changes
 from agents.sb3_recipe import AlgorithmSection
 from agents.tasks import TASKS
 from envs.common.config import ConfigError, GameConfig, validate_config
@@ -77,27 +78,10 @@ def load_recipe(path: Path, **training_overrides: Any) -> TrainRecipe:
     return recipe
 
 
-def _flat(tree: Any, prefix: str = "") -> dict[str, Any]:
-    if isinstance(tree, dict) and tree:
-        out: dict[str, Any] = {}
-        for key, value in tree.items():
-            out.update(_flat(value, f"{prefix}{key}."))
-        return out
-    return {prefix[:-1]: tree}
-
-
 def resume_changes(previous: TrainRecipe, recipe: TrainRecipe) -> list[str]:
     """The edited values a resumed run applies ("key: old -> new"); a ConfigError for keys it cannot change."""
-    old, new = _flat(previous.model_dump()), _flat(recipe.model_dump())
-    changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k) and k not in IGNORED_ON_RESUME)
-    fixed = [k for k in changed if k.startswith(FIXED_ON_RESUME) or f"{k}.".startswith(FIXED_ON_RESUME)]
-    if fixed:
-        listed = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in fixed)
-        raise ConfigError(
-            f"cannot resume {recipe.training.output_dir} with these keys changed (they shape the saved model): "
-            f"{listed}. Restore them, or add --fresh to start over"
-        )
-    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in changed]
+    return recipe_changes(previous.model_dump(), recipe.model_dump(), recipe.training.output_dir, IGNORED_ON_RESUME,
+                          FIXED_ON_RESUME, "they shape the saved model")  # fmt: skip
 
 
 def prepare_output(recipe: TrainRecipe) -> Path:

@@ -21,6 +21,7 @@ __all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", 
 _GENERIC: dict[str, tuple[str, str, str | None]] = {
     "random": ("agents.random_agent", "RandomAgent", None),
     "sb3": ("agents.sb3_agent", "SB3Agent", None),
+    "rllib": ("agents.rllib_agent", "RLlibAgent", None),  # an RLlib checkpoint (the rllib extra: agents.rllib)
 }
 
 

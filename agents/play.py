@@ -22,12 +22,13 @@ __all__ = ["play_games"]
 
 def play_games(
     game: Any, seat_agents: np.ndarray, pool: Sequence[Agent], config: Any = None, seed: int = 0,
-    batch_size: int = 1024,
+    batch_size: int = 1024, threads: int | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Play ``len(seat_agents)`` games of ``game``; ``seat_agents[g, s]`` = index into ``pool`` of game g's seat s.
 
     Returns ``final_rewards`` (G, P: the engine's final reward per seat), ``truncated`` (G,), ``final_states``
-    (G, S) and ``seconds``.
+    (G, S) and ``seconds``. ``threads``: the engine's (default ``None``, every core; the games are the same for any
+    count).
     """
     from envs.common.game_batch import BatchedGame
 
@@ -38,7 +39,8 @@ def play_games(
         raise ValueError(f"seat_agents holds indices into a pool of {len(pool)} agents, got {seat_agents.max()}")
     num_games, num_players = seat_agents.shape
     batch = min(batch_size, num_games)
-    engine = BatchedGame(game, batch, config, seed=seed, copy=False, **_players(game, config, num_players))
+    engine = BatchedGame(game, batch, config, seed=seed, copy=False, threads=threads,
+                         **_players(game, config, num_players))  # fmt: skip
     for i, agent in enumerate(pool):
         agent.reset(seed=seed + 1000 * (i + 1))
     obs, masks, info = engine.reset(seed=seed)

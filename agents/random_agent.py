@@ -3,35 +3,51 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from agents.base import Agent
 
 __all__ = ["RandomAgent", "sample_masked"]
 
 
+@njit(inline="always")
+def _pick(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray, b: int) -> None:
+    n = 0
+    for a in range(masks.shape[1]):
+        n += masks[b, a] != 0
+    pick = int(uniforms[b] * n)
+    chosen = -1
+    for a in range(masks.shape[1]):
+        if masks[b, a] != 0:
+            if pick == 0:
+                chosen = a
+                break
+            pick -= 1
+    out[b] = chosen
+
+
 @njit(cache=True)
 def _sample_masked(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
     for b in range(masks.shape[0]):
-        n = 0
-        for a in range(masks.shape[1]):
-            n += masks[b, a] != 0
-        pick = int(uniforms[b] * n)
-        chosen = -1
-        for a in range(masks.shape[1]):
-            if masks[b, a] != 0:
-                if pick == 0:
-                    chosen = a
-                    break
-                pick -= 1
-        out[b] = chosen
+        _pick(masks, uniforms, out, b)
+
+
+@njit(cache=True, parallel=True)
+def _sample_masked_parallel(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
+    for b in prange(masks.shape[0]):
+        _pick(masks, uniforms, out, b)
+
+
+PARALLEL_ROWS = 1024  # from this many rows the picks are spread over numba's threads (below, starting them costs more)
 
 
 def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``masks`` (-1 for a row with none)."""
+    """One uniformly random legal action per row of ``masks`` (-1 for a row with none); the uniforms are drawn
+    first, so the picks are the same whatever the thread count."""
     masks = np.ascontiguousarray(masks)
     out = np.empty(masks.shape[0], dtype=np.int64)
-    _sample_masked(masks, rng.random(masks.shape[0]), out)
+    pick = _sample_masked_parallel if masks.shape[0] >= PARALLEL_ROWS else _sample_masked
+    pick(masks, rng.random(masks.shape[0]), out)
     return out
 
 

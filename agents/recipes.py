@@ -16,7 +16,7 @@ from pydantic import Field
 
 from envs.common.config import ConfigError, GameConfig, validate_config
 
-__all__ = ["MAX_NODES", "OutputDir", "RunName", "Seed", "load_yaml", "make_output_dir", "section"]
+__all__ = ["MAX_NODES", "OutputDir", "RunName", "Seed", "load_yaml", "make_output_dir", "resume_changes", "section"]
 
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000  # values in a recipe after aliases are expanded (ours have under 100)
@@ -115,3 +115,28 @@ def make_output_dir(path: str | Path, key: str) -> Path:
     except OSError as exc:
         raise ConfigError(f"{key!r} {str(out)!r} cannot be created: {exc.strerror or exc}") from None
     return out
+
+
+def _flat(tree: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(tree, dict) and tree:
+        out: dict[str, Any] = {}
+        for key, value in tree.items():
+            out.update(_flat(value, f"{prefix}{key}."))
+        return out
+    return {prefix[:-1]: tree}
+
+
+def resume_changes(previous: dict[str, Any], recipe: dict[str, Any], output_dir: str, ignored: tuple[str, ...],
+                   fixed: tuple[str, ...], shaped: str) -> list[str]:  # fmt: skip
+    """The edited values a resumed run applies ("key: old -> new", keys dotted), or a ConfigError naming those under
+    a ``fixed`` prefix that changed (``shaped``: what they shape, for the message). ``train.py`` and
+    ``agents.rllib`` resume alike."""
+    old, new = _flat(previous), _flat(recipe)
+    changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k) and k not in ignored)
+    stuck = [k for k in changed if k.startswith(fixed) or f"{k}.".startswith(fixed)]
+    if stuck:
+        listed = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in stuck)
+        raise ConfigError(f"cannot resume {output_dir} with these keys changed ({shaped}): {listed}. Restore them, "
+                          "or add --fresh to start over")  # fmt: skip
+    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in changed]
+

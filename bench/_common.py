@@ -85,15 +85,18 @@ def parallel_steps_per_second(make_env: Callable[[], object], seconds: float, se
     return steps / (time.perf_counter() - start)
 
 
-def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: int = 0) -> float:
+def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: int = 0,
+                             engine_only: bool = False) -> float:  # fmt: skip
     """A batched engine's decisions/s: ``reset()`` then ``step`` with random legal actions from the masks
     (``reset`` and ``step`` return the masks second). Masks (B, P, A) are a simultaneous game's: every seat with a
-    legal action decides, and each counts as a decision (a seat with none sends -1 and does not count)."""
+    legal action decides, and each counts as a decision (a seat with none sends -1 and does not count).
+    ``engine_only``: the clock runs only inside ``step`` (the engine's own throughput, not the random agent's)."""
     from agents.random_agent import sample_masked
 
     rng = np.random.default_rng(seed)
     _, masks, _ = engine.reset()
     decisions = 0
+    inside = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         if masks.ndim == 3:
@@ -102,8 +105,10 @@ def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: i
         else:
             actions = sample_masked(masks, rng)
             decisions += batch
+        before = time.perf_counter()
         _, masks, *_ = engine.step(actions)
-    return decisions / (time.perf_counter() - start)
+        inside += time.perf_counter() - before
+    return decisions / (inside if engine_only else time.perf_counter() - start)
 
 
 def connect_four_steps_per_second(seconds: float) -> float:

@@ -1,4 +1,4 @@
-"""Test scaffolding: 'a rejected input changes nothing' checks for AEC envs, tiny recipes."""
+"""Test scaffolding: "a rejected input changes nothing" checks for AEC envs, tiny recipes, a plain keyed stream."""
 
 from __future__ import annotations
 
@@ -53,3 +53,23 @@ def tiny_train_recipe(out: Path, total: int, **training: object) -> dict:
 def write(path: Path, recipe: dict) -> Path:
     path.write_text(yaml.safe_dump(recipe))
     return path
+
+
+class PlainStream:
+    """An independent statement of a game's keyed stream (``envs.common.streams``): SplitMix64 in Python integers
+    from the game's key, each word the output shifted right by one."""
+
+    MASK = 2**64 - 1
+
+    def __init__(self, key: int) -> None:
+        self.x = int(key)
+
+    def words(self, n: int) -> list[int]:
+        out = []
+        for _ in range(n):
+            self.x = (self.x + 0x9E3779B97F4A7C15) & self.MASK
+            z = self.x
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self.MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
+            out.append((z ^ (z >> 31)) >> 1)
+        return out

@@ -20,6 +20,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, ren
 import envs  # noqa: F401  (registers the suite's games)
 import tests.pig_game  # noqa: F401  (registers "pig")
 from agents.random_agent import sample_masked
+from envs.common.batching import max_threads
 from envs.common.chance import ScriptedChance, SeededChance
 from envs.common.contract import GAMES, NOBODY, SIMULTANEOUS, TASK_GAMES
 from envs.common.game_aec import GameAEC, make_env
@@ -138,6 +139,50 @@ def test_the_batched_engine_at_b_1_replays_the_aec_game(game: str) -> None:
             ended += 1
             np.testing.assert_array_equal(info["final_state"][0], env.state())
             env.reset()
+
+
+def play_batch(batch: BatchedGame, steps: int, picker_seed: int = 0, game: int | None = None) -> list[tuple]:
+    """``steps`` random steps from ``reset()``: every step's observations, masks, rewards, ends and final states
+    (of game ``game`` only, if given; its actions then come from the picker alone, whatever the batch size)."""
+    rng = np.random.default_rng(picker_seed)
+    obs, masks, info = batch.reset()
+    trace = []
+    for _ in range(steps):
+        if game is None:
+            actions = random_actions(batch, masks, rng)
+        else:
+            actions = np.zeros((batch.num_envs, *masks.shape[1:-1]), dtype=np.int64)
+            for b in range(batch.num_envs):  # every game a legal action; game ``game``'s from the picker
+                actions[b] = random_actions(batch, masks[b : b + 1], rng if b == game else np.random.default_rng(b))[0]
+        obs, masks, rewards, terminated, truncated, info = batch.step(actions)
+        rows = slice(None) if game is None else slice(game, game + 1)
+        ended = info["ended"] if game is None else info["ended"][info["ended"] == game]
+        position = np.searchsorted(info["ended"], ended)
+        trace.append((obs[rows].tobytes(), masks[rows].tobytes(), rewards[rows].tobytes(), terminated[rows].tobytes(),
+                      truncated[rows].tobytes(), info["final_state"][position].tobytes(),
+                      batch.states[rows].tobytes()))  # fmt: skip
+    return trace
+
+
+@pytest.mark.parametrize("game", ENGINE_IDS)
+def test_threads_play_the_same_games_and_each_game_has_its_own_stream(game: str) -> None:
+    """``threads`` changes nothing but speed (each game draws its own keyed stream), and a game's history does not
+    depend on the other games: game 3 of 16 plays the same game as game 3 of 8 given the same actions."""
+    one, two = (play_batch(BatchedGame(game, 16, seed=4, threads=t, **limited(game)), 60) for t in (1, 2))
+    assert one == two
+    alone, among = (play_batch(BatchedGame(game, n, seed=4, **limited(game)), 60, 9, game=3) for n in (8, 16))
+    assert alone == among
+    assert len({step[-1] for step in one}) > 1  # the games moved
+
+
+@pytest.mark.parametrize("bad", [0, max_threads() + 1, "2", 1.5, True])
+def test_a_bad_thread_count_is_a_clear_error(bad: Any) -> None:
+    with pytest.raises((TypeError, ValueError), match=f"threads must be .*1..{max_threads()}"):
+        BatchedGame("pig", 4, threads=bad)
+    batch = BatchedGame("pig", 4, threads=1)
+    with pytest.raises((TypeError, ValueError), match="threads must be"):
+        batch.threads = bad
+    assert batch.threads == 1
 
 
 @pytest.mark.parametrize("game", ENGINE_IDS)

@@ -12,12 +12,11 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import envs
 from envs import easy_come_easy_go_v0
-from envs.common.chance import WORD_HIGH
 from envs.common.config import ConfigError
 from envs.common.dice import ScriptedDice, SeededDice
 from envs.easy_come_easy_go import engine as E
 from envs.easy_come_easy_go_v0 import raw_env
-from tests.helpers import assert_step_rejected
+from tests.helpers import PlainStream, assert_step_rejected
 
 FREEZE_ALL = E.FREEZE_OFFSET + 0b1111
 
@@ -131,17 +130,17 @@ def test_reset_with_seed_reproduces_on_a_used_env() -> None:
 
 
 def test_one_block_of_four_words_per_chance_event_in_engine_order() -> None:
-    """The batched engine's stream contract (``SeededChance``): each chance event takes four random words from the
-    seeded generator, die i showing word i mod 6, so the engine replays the env exactly."""
+    """The batched engine's stream contract (``SeededChance``): each chance event takes four random words from game
+    0's keyed stream (``envs.common.streams``), die i showing word i mod 6, so the engine replays the env exactly."""
     env = raw_env(num_players=3)
     env.reset(seed=99)
     rng = np.random.default_rng(5)
-    words = np.random.default_rng(99)
+    words = PlainStream(np.random.SeedSequence(99).generate_state(1, np.uint64)[0])
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
     E.start_game(state, 3, 1000, 0, -1)
     while True:
         while (k := E.dice_needed(state)) > 0:
-            E.apply_chance(state, words.integers(0, WORD_HIGH, size=E.NUM_DICE, dtype=np.int64)[:k] % E.NUM_FACES)
+            E.apply_chance(state, np.array(words.words(E.NUM_DICE)[:k], dtype=np.int64) % E.NUM_FACES)
         np.testing.assert_array_equal(state, env.engine_state)
         if state[E.PHASE] == E.PHASE_OVER:
             break

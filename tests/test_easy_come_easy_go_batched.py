@@ -14,24 +14,12 @@ from envs.common.config import ConfigError
 from envs.common.game_batch import BatchedGame
 from envs.easy_come_easy_go import engine as E
 from envs.easy_come_easy_go_v0 import raw_env
+from tests.helpers import PlainStream
 
 
 def batched(num_envs: int, config: dict | None = None, **kwargs: Any) -> BatchedGame:
     """Easy Come's batched engine (``config`` a dict; ``kwargs`` seed, copy and config overrides)."""
     return BatchedGame("easy_come_easy_go", num_envs, config, **kwargs)
-
-
-class RecordingRng:
-    """A chance source that remembers every block of random words it handed out."""
-
-    def __init__(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
-        self.blocks: list[np.ndarray] = []
-
-    def integers(self, low: int, high: int, size: tuple[int, int], dtype: type = np.int64) -> np.ndarray:
-        block = self.rng.integers(low, high, size=size, dtype=dtype)
-        self.blocks.append(block.copy())
-        return block
 
 
 @pytest.mark.parametrize(("seed", "players", "max_turns"), [(0, 2, 1000), (7, 3, 25), (11, 6, 40)])
@@ -69,26 +57,23 @@ def test_one_game_batch_plays_the_same_games_as_the_aec_env(seed: int, players: 
     assert games >= 2  # several games, so auto-reset agreed with reset() too
 
 
-def _replay_round(ref: list[np.ndarray], block: np.ndarray) -> None:
-    """Independent statement of the chance schedule: row j goes to the j-th game needing dice, die i showing
-    word i mod 6."""
-    needy = [b for b, s in enumerate(ref) if E.dice_needed(s) > 0]
-    assert block.shape == (len(needy), E.NUM_DICE)
-    for row, b in zip(block, needy, strict=True):
-        E.apply_chance(ref[b], row[: E.dice_needed(ref[b])] % E.NUM_FACES)
+def _settle(ref: np.ndarray, stream: PlainStream) -> None:
+    """The game's chance events from its own stream until it waits for a decision: each event draws NUM_DICE
+    words, die i showing word i mod 6."""
+    while E.dice_needed(ref) > 0:
+        words = stream.words(E.NUM_DICE)
+        E.apply_chance(ref, np.array(words[: E.dice_needed(ref)], dtype=np.int64) % E.NUM_FACES)
 
 
 def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> None:
     b_size, players, max_turns = 64, 3, 30
-    batch = batched(b_size, num_players=players, max_turns=max_turns)
-    recorder = RecordingRng(3)
-    batch.rng = recorder
+    batch = batched(b_size, num_players=players, max_turns=max_turns, seed=3)
     obs, masks, _ = batch.reset()
+    streams = [PlainStream(key) for key in np.random.SeedSequence(3).generate_state(b_size, np.uint64)]
     ref = [np.zeros(E.STATE_SIZE, dtype=np.int32) for _ in range(b_size)]
-    for s in ref:
+    for s, stream in zip(ref, streams, strict=True):
         E.start_game(s, players, max_turns, 0, -1)
-    for block in recorder.blocks:
-        _replay_round(ref, block)
+        _settle(s, stream)
     picker = np.random.default_rng(5)
     ended_total = 0
     obs_buf = np.zeros(E.observation_size(players), dtype=np.float32)
@@ -102,7 +87,6 @@ def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> No
             np.testing.assert_array_equal(obs[b], obs_buf)
             np.testing.assert_array_equal(masks[b], mask_buf)
         actions = sample_masked(masks, picker)
-        start = len(recorder.blocks)
         obs, masks, rewards, terminated, truncated, info = batch.step(actions)
         ended = []
         for b in range(b_size):
@@ -117,8 +101,8 @@ def test_every_game_of_a_batch_matches_the_engine_replayed_with_its_dice() -> No
             else:
                 assert not rewards[b].any() and not terminated[b] and not truncated[b]
         np.testing.assert_array_equal(info["ended"], ended)
-        for block in recorder.blocks[start:]:
-            _replay_round(ref, block)
+        for s, stream in zip(ref, streams, strict=True):
+            _settle(s, stream)
         ended_total += len(ended)
     assert ended_total > 20
 

@@ -19,6 +19,7 @@ from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED
 from envs.extra import engine as E
 from envs.extra.config import ExtraConfig
 from envs.extra_v0 import parallel_env, raw_env
+from tests.helpers import PlainStream
 
 CONFIGS = [
     {"num_players": 1},
@@ -39,17 +40,17 @@ GAMES_PER_CONFIG = 3  # later games continue the same chance stream in both path
 
 
 class WordDice:
-    """A dice source throwing what ``SeededChance`` gives the contract functions: one block of five random words
-    per throw, face = word % 6 (the engine's ``draw_outcome``)."""
+    """A dice source throwing what ``SeededChance`` gives the contract functions: five words of game 0's keyed stream
+    per throw (``tests.helpers.PlainStream``, stated independently), face = word % 6 (the engine's ``draw_outcome``)."""
 
     def __init__(self, seed: int) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.seed(seed)
 
     def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.stream = PlainStream(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
     def roll(self, n: int) -> np.ndarray:
-        return self.rng.integers(0, WORD_HIGH, size=E.NUM_DICE, dtype=np.int64)[:n] % E.NUM_FACES
+        return np.array(self.stream.words(E.NUM_DICE)[:n], dtype=np.int64) % E.NUM_FACES
 
 
 class ContractGame:

@@ -27,9 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_each_engine_gets_the_loops_its_functions_call_for() -> None:
     pig = kernels.kernel_source(pig_game)
-    assert "E.shaping_potentials" in pig and "L.act(" in pig and "L.act_joint" not in pig
+    assert "E.shaping_potentials" in pig and "L.act_range(" in pig and "L.act_joint_range" not in pig
     extra = kernels.kernel_source(extra_engine)
-    assert "L.act_joint(" in extra and "L.encode_joint_all(" in extra and "L.record_one(" in extra
+    assert "L.act_joint_range(" in extra and "L.encode_joint_all_game(" in extra and "L.record_one(" in extra
+    assert "E.observe_scratch(" in extra and "E.observe_scratch(" not in pig
+    assert "parallel=True" in pig and pig.count("parallel=True") == 2  # the two drivers; the range kernels are serial
     yay = kernels.kernel_source(yay_engine, cache=False)
     assert "CACHE = False" in yay and "E.shaping_potentials" in yay
     for text in (pig, extra, yay):

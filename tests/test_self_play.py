@@ -204,4 +204,4 @@ def test_head_to_head_alternates_seats_and_splits_ties() -> None:
     assert one["win_rate"] == pytest.approx(0.5, abs=0.08)  # equals: only the seat and the dice differ
     greedy = table_player("yay", "yay_greedy", {"num_players": 2})
     strong = head_to_head("yay", greedy, Lowest(), {"num_players": 2}, 200, seed=0)
-    assert strong["ci95"][0] > 0.8
+    assert strong["ci95"][0] > 0.7  # greedy wins about 0.82 of these games

@@ -226,6 +226,10 @@ def test_every_shipped_recipe_validates(path: Path, tmp_path: Path) -> None:
         if hasattr(env, "pool"):  # self-play: the pool's 'latest' member is the learner, built on the env
             env.pool.attach(recipe.algorithm.build(env, 0, str(tmp_path)).policy)
         assert env.reset().shape[0] == 2
+    elif "ray" in raw:  # an RLlib recipe (agents.rllib): checked without starting Ray
+        from agents.rllib import check_recipe
+
+        assert check_recipe(raw).game == raw["game"]
     else:
         evaluate.load_recipe(path)
 

@@ -1,6 +1,7 @@
 """Pieces every game's batched engine and vectorised task env share (no rules here).
 
-- ``MAX_BATCH`` / ``check_num_envs``: the batch-size contract of every batched engine.
+- ``MAX_BATCH`` / ``check_num_envs``: the batch-size contract of every batched engine; ``check_threads``: its
+  thread count's.
 - ``read_only``: the read-only view of engine states the batched faces hand out.
 - ``LegalDiscrete``: a ``Discrete`` whose blind ``sample()`` draws a legal action, so generic tools (Gymnasium's
   and SB3's env checkers, quick random rollouts) never hit the engines' illegal-action errors.
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-__all__ = ["MAX_BATCH", "LegalDiscrete", "check_num_envs", "read_only"]
+__all__ = ["MAX_BATCH", "LegalDiscrete", "check_num_envs", "check_threads", "max_threads", "read_only"]
 
 MAX_BATCH = 65536
 
@@ -29,6 +30,26 @@ def check_num_envs(num_envs: Any) -> int:
     if not 1 <= num_envs <= MAX_BATCH:
         raise ValueError(f"num_envs must be in 1..{MAX_BATCH}, got {num_envs}")
     return int(num_envs)
+
+
+def max_threads() -> int:
+    """The most threads a batched engine can use: numba's pool (every core unless ``NUMBA_NUM_THREADS`` says less)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+def check_threads(threads: Any) -> int:
+    """``threads`` as an int in 1..``max_threads()`` (``None``: all of them), or a TypeError / ValueError saying
+    what is allowed."""
+    most = max_threads()
+    if threads is None:
+        return most
+    if isinstance(threads, bool) or not isinstance(threads, int | np.integer):
+        raise TypeError(f"threads must be an int in 1..{most} or None (all cores), got {type(threads).__name__}")
+    if not 1 <= threads <= most:
+        raise ValueError(f"threads must be in 1..{most} (numba's thread pool on this machine) or None, got {threads}")
+    return int(threads)
 
 
 def read_only(array: np.ndarray) -> np.ndarray:

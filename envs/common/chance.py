@@ -2,9 +2,9 @@
 
 Why: chance must be injectable (a rulebook example's exact dice, a card order a test sets up) and
 reproducible (a seed fixes every later episode too). A source answers ``outcome(engine, state, out, words)`` at
-each chance node. The seeded source draws the event's random words and lets the engine's own chance model turn them
-into the outcome, so the batched engine, which draws ``(games, words)`` per round, consumes the same stream as
-one game. A scripted source hands out outcomes fixed in advance; faces check them with ``given_outcome`` (the
+each chance node. The seeded source draws the event's random words from a keyed stream and lets the engine's own
+chance model turn them into the outcome, so game 0 of a batched engine seeded alike plays the same game. A scripted
+source hands out outcomes fixed in advance; faces check them with ``given_outcome`` (the
 engine's ``check_outcome``, the spec's ``explain_outcome``), written once here.
 """
 
@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .dice_outcomes import BAD_FACE_WORDS
+from .streams import draw_words, stream_keys
 
 __all__ = [
     "ChanceExhausted", "ChanceSource", "DiceChance", "ScriptedChance", "SeededChance", "WORD_HIGH", "given_outcome",
@@ -38,37 +39,24 @@ class ChanceExhausted(RuntimeError):
 
 
 class SeededChance:
-    """Ordinary play: random words from one NumPy generator, turned into outcomes by the engine.
-
-    Words are drawn ``BLOCK`` events at a time (one ``integers`` call costs more than the rest of a chance event);
-    each word is one 64-bit draw, so the stream is that of one draw per event (and of a batched round's
-    ``(n, words)``), only drawn ahead."""
+    """Ordinary play: random words from game 0's keyed stream (``envs.common.streams``), turned into outcomes by
+    the engine; the batched engine's game 0 draws the same words, so a 1-game batch plays the same game."""
 
     trusted = True  # its outcomes come from the engine's own chance model: faces need not re-check them
-    BLOCK = 64
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    @property
-    def rng(self) -> np.random.Generator:
-        return self._rng
-
-    @rng.setter
-    def rng(self, rng: np.random.Generator) -> None:
-        self._rng, self._block, self._next = rng, None, 0
+        self.seed(seed)
 
     def seed(self, seed: int | None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.stream = stream_keys(seed, 1)
+        self._words = np.zeros(1, dtype=np.int64)
 
     def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int) -> np.ndarray:
-        """A fixed block of ``words`` words per event, so a batched round of ``(n, words)`` is the same stream."""
-        block = self._block
-        if block is None or self._next == block.shape[0] or block.shape[1] != words:
-            block = self._block = self._rng.integers(0, WORD_HIGH, size=(self.BLOCK, words), dtype=np.int64)
-            self._next = 0
-        engine.draw_outcome(state, block[self._next], out)
-        self._next += 1
+        """The next ``words`` words of the stream (a batched game draws as many per event)."""
+        if self._words.shape[0] != words:
+            self._words = np.zeros(words, dtype=np.int64)
+        draw_words(self.stream, 0, self._words)
+        engine.draw_outcome(state, self._words, out)
         return out
 
 

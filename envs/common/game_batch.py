@@ -4,25 +4,30 @@ Why: one class, one constructor, one ``step`` signature and info keys that mean 
 evaluation, self-play and tournaments are written once. The loops are ``envs.common.batch_loops``, compiled per
 game by the kernels its spec names.
 
-Chance stream: one NumPy generator; each chance round draws ``(n, words)`` random words for the ``n`` games at a
-chance node, in game order. With B = 1 that is exactly ``SeededChance``'s stream, so a 1-game batch replays the
-AEC env with the same seed and actions. An injected source (``chance``: a rulebook example's exact dice) replaces
-the stream; its outcomes are checked the contract's way and played game by game in Python (single envs, tests).
+Chance streams: every game draws its words from its own keyed stream (``envs.common.streams``), so each game's
+history depends on the seed, its index and its actions only, and the games of a step run in parallel
+(``threads=N``) with the same results for every N. Game 0's stream is ``SeededChance``'s, so a 1-game batch
+replays the AEC env with the same seed and actions. An injected
+source (``chance``: a rulebook example's exact dice) replaces the streams; its outcomes are checked the contract's
+way and played game by game in Python (single envs, tests).
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+import numba
 import numpy as np
 
-from .batching import check_num_envs, read_only
-from .chance import WORD_HIGH, ChanceSource, given_outcome
+from .batching import check_num_envs, check_threads, read_only
+from .chance import ChanceSource, given_outcome
 from .config import validate_config
 from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
+from .streams import stream_keys
 
-__all__ = ["BatchedGame"]
+__all__ = ["BatchedGame", "CHUNKS_PER_THREAD"]
+
+CHUNKS_PER_THREAD = 16  # a batch on N threads is cut into 16 N ranges of games, each thread taking the next free one
 
 
 class BatchedGame:
@@ -41,13 +46,19 @@ class BatchedGame:
     ``hold_restarts`` (B = 1, what a single env sets): an ended game is restarted but its first chance event waits
     for ``reset()`` (``held``; it has no seat to act and an all-zero mask), so the chance stream, seeded or
     injected, is spent only on games somebody plays, and ``reset()`` then plays the game a 1-game batch would.
+
+    ``threads`` (default 1; ``None``: every core): the batch is cut into ranges of games (``CHUNKS_PER_THREAD`` per
+    thread) that the threads step in parallel, each taking the next range when done (numba's ``prange``). The
+    games are the same for every count: each game draws its own keyed stream.
+    An injected ``chance`` source plays on one thread.
     """
 
     def __init__(
         self, game: str | GameSpec, num_envs: int, config: Any = None, seed: int | None = None, copy: bool = True,
-        **config_overrides: Any,
+        threads: int | None = 1, **config_overrides: Any,
     ) -> None:  # fmt: skip
         self.spec = spec = game_spec(game)
+        self.threads = check_threads(threads)
         self.simultaneous = spec.dynamics == "simultaneous"
         self.config = validate_config(spec.config, config, **config_overrides)
         self.num_envs = n = check_num_envs(num_envs)
@@ -55,21 +66,23 @@ class BatchedGame:
         self.sizes = sizes = spec.sizes(self.config)
         self.num_players, self.observation_size, self.num_actions = sizes.num_players, sizes.observation, sizes.actions
         self._header = np.ascontiguousarray(spec.engine.header(self.config), dtype=np.int32)
-        self._rng: Any = np.random.default_rng(seed)
+        self._streams = stream_keys(seed, n)
+        self._codes = np.zeros(n, dtype=np.int64)  # each chunk's first illegal action (at most a chunk per game)
+        self._pot = np.zeros((n, 2, sizes.num_players), dtype=np.float64)
+        self._words = np.zeros((n, max(1, sizes.words)), dtype=np.int64)
+        self._outcomes = np.zeros((n, max(1, sizes.outcome)), dtype=np.int32)
         self._states = np.zeros((n, sizes.state), dtype=np.int32)
         per_seat = (n, sizes.num_players) if self.simultaneous else (n,)
         self._obs = np.zeros((*per_seat, sizes.observation), dtype=np.float32)
         self._masks = np.zeros((*per_seat, sizes.actions), dtype=np.int8)
         self._acting = np.zeros((n, sizes.num_players), dtype=np.int8)
-        self._scratch = np.zeros(sizes.num_players, dtype=np.int8)
-        self._pot = np.zeros((2, sizes.num_players), dtype=np.float64)
         self._rewards = np.zeros((n, sizes.num_players), dtype=np.float32)
         self._done = np.zeros(n, dtype=np.int8)
         self._final_rewards = np.zeros((n, sizes.num_players), dtype=np.float64)
         self._seats = np.zeros(n, dtype=np.int64)
+        self._seat_ids = np.arange(sizes.num_players)
         self._final_obs = np.zeros((n, sizes.num_players, sizes.observation), dtype=np.float32)
         self._final_states = np.zeros((n, sizes.state), dtype=np.int32)
-        self._outcome = np.zeros(max(1, sizes.outcome), dtype=np.int32)
         self._all = np.ones(n, dtype=np.bool_)
         self._held = np.zeros(n, dtype=np.bool_)
         self._chance: ChanceSource | None = None
@@ -78,15 +91,13 @@ class BatchedGame:
         self._started = False
 
     @property
-    def rng(self) -> Any:
-        """The chance stream: anything with ``integers(low, high, size, dtype)`` (a NumPy Generator by default)."""
-        return self._rng
+    def threads(self) -> int:
+        """How many threads step the games (results are the same for every count)."""
+        return self._threads
 
-    @rng.setter
-    def rng(self, source: Any) -> None:
-        if not callable(getattr(source, "integers", None)):
-            raise TypeError(f"rng must have an integers(low, high, size, dtype) method, got {type(source).__name__}")
-        self._rng = source
+    @threads.setter
+    def threads(self, threads: int | None) -> None:
+        self._threads = check_threads(threads)
 
     @property
     def chance(self) -> ChanceSource | None:
@@ -125,14 +136,19 @@ class BatchedGame:
         """Start all B games; ``seed`` reseeds the chance stream (later restarts continue it)."""
         saved = self.snapshot() if self._chance is not None and self._started else None
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._streams = stream_keys(seed, self.num_envs)
             reseed = getattr(self._chance, "seed", None)
             if callable(reseed):
                 reseed(seed)
         self._done[:] = 0
         self._rewards[:] = 0.0
         self._held[:] = False
-        self._undoing(saved, self._roll, self._kernels.batch_start(self._states, self._header), False)
+        if self._chance is None:
+            self._keyed("keyed_start", self._states, *self._records(), self._words, self._outcomes, self._streams,
+                        self._obs, self._masks, self._seat_buffer)  # fmt: skip
+        else:
+            self._kernels.range_start(self._states, 0, self.num_envs, self._header, self._rewards, self._done)
+            self._undoing(saved, False)
         self._done[:] = 0
         self._rewards[:] = 0.0
         self._started = True
@@ -148,15 +164,21 @@ class BatchedGame:
             raise RuntimeError(f"{self.spec.title} batched engine: call reset() before step()")
         actions = self._check_actions(actions)
         active = self._all if active is None else self._check_active(active)
-        saved = self.snapshot() if self._chance is not None else None
-        buffers = (self._header, self._rewards, self._done, self._final_rewards, self._final_obs, self._final_states)
-        if self.simultaneous:
-            needy = self._kernels.batch_act(self._states, actions, active, *buffers, self._scratch)
+        if self._chance is None:
+            code = self._keyed("keyed_step", self._states, actions, active, *self._records(), self._words,
+                               self._outcomes, self._streams, self._hold, self._obs, self._masks, self._seat_buffer)
+            if code < 0:
+                self._raise_illegal(-code - 1, actions)
+            if self._hold and self._done.any():
+                self._hold_games()
         else:
-            needy = self._kernels.batch_act(self._states, actions, active, *buffers, self._pot)
-        if needy < 0:
-            self._raise_illegal(-needy - 1, actions)
-        self._undoing(saved, self._roll, needy, self._hold)
+            k, n = self._kernels, self.num_envs
+            code = k.range_check(self._states, actions, active, 0, n, self._seat_buffer)
+            if code < 0:
+                self._raise_illegal(-code - 1, actions)
+            saved = self.snapshot()
+            k.range_act(self._states, actions, active, 0, n, *self._records(), self._seat_buffer)
+            self._undoing(saved, self._hold)
         ended = np.flatnonzero(self._done)
         info = {
             "to_act": self.to_act_now(),
@@ -172,17 +194,12 @@ class BatchedGame:
     def snapshot(self) -> dict[str, Any]:
         """Everything ``step`` changes, so a caller can undo a step that failed half-way (``restore``)."""
         keys = ("_states", "_obs", "_masks", "_rewards", "_done", "_final_rewards", "_final_obs", "_final_states",
-                "_seats", "_acting", "_held")  # fmt: skip
-        saved: dict[str, Any] = {k: getattr(self, k).copy() for k in keys}
-        saved["rng"] = copy.deepcopy(self._rng)
-        return saved
+                "_seats", "_acting", "_held", "_streams")  # fmt: skip
+        return {k: getattr(self, k).copy() for k in keys}
 
     def restore(self, saved: dict[str, Any]) -> None:
         for key, value in saved.items():
-            if key == "rng":
-                self._rng = copy.deepcopy(value)
-            else:
-                getattr(self, key)[...] = value
+            getattr(self, key)[...] = value
 
     def __getstate__(self) -> dict[str, Any]:
         out = self.__dict__.copy()  # a spec's functions and the kernel module do not pickle; the game's id does
@@ -206,6 +223,38 @@ class BatchedGame:
 
     # --- internals
 
+    @property
+    def _seat_buffer(self) -> np.ndarray:
+        """Who decides: the seat to move per game (B,), or a simultaneous game's deciding seats (B, P)."""
+        return self._acting if self.simultaneous else self._seats
+
+    def _records(self) -> tuple[np.ndarray, ...]:
+        """The buffers every kernel records a step into (the loops' ``head .. pot``)."""
+        return (self._header, self._rewards, self._done, self._final_rewards, self._final_obs, self._final_states,
+                self._pot)  # fmt: skip
+
+    def _keyed(self, name: str, *args: Any) -> Any:
+        """The keyed driver ``name`` called on ``args`` plus its chunks: serial, one chunk, on one thread (or one
+        game); else the parallel build over ``CHUNKS_PER_THREAD`` chunks per thread, each thread taking the next
+        chunk when it is done with one (numba's chunk size 1: dynamic scheduling), so a core that runs slower than
+        the other (seen on this VM: 25% apart) does less of the batch instead of holding up the step."""
+        if self._threads == 1 or self.num_envs == 1:
+            return getattr(self._kernels, name)(*args, self._codes[:1])
+        numba.set_num_threads(self._threads)
+        before = numba.set_parallel_chunksize(1)
+        try:
+            chunks = min(self.num_envs, CHUNKS_PER_THREAD * self._threads)
+            return getattr(self._kernels, f"{name}_par")(*args, self._codes[:chunks])
+        finally:
+            numba.set_parallel_chunksize(before)
+
+    def _hold_games(self) -> None:
+        """B = 1 with ``hold_restarts``: the game ended; it waits for ``reset()`` with no seat to act."""
+        self._held[:] = True
+        self._seats[:] = NOBODY
+        self._acting[:] = 0
+        self._masks[:] = 0
+
     def to_act_now(self) -> np.ndarray:
         """(B,): the seat each game waits for (``SIMULTANEOUS`` where several decide at once)."""
         return np.full(self.num_envs, SIMULTANEOUS, dtype=np.int64) if self.simultaneous else self._seats.copy()
@@ -214,55 +263,33 @@ class BatchedGame:
         """(B, P) bool: the seats that decide now."""
         if self.simultaneous:
             return self._acting != 0
-        out = np.zeros((self.num_envs, self.num_players), dtype=bool)
-        rows = np.flatnonzero(self._seats >= 0)
-        out[rows, self._seats[rows]] = True
-        return out
+        return self._seats[:, None] == self._seat_ids  # NOBODY (no seat to act) matches no seat
 
-    def _undoing(self, saved: dict[str, Any] | None, roll: Any, needy: int, hold: bool) -> None:
-        """``roll(needy, hold)``; if it fails (an injected source), everything as ``saved`` (if given) again."""
+    def _undoing(self, saved: dict[str, Any] | None, hold: bool) -> None:
+        """The injected source's chance events (``_roll_given``), then every game observed; if the source fails,
+        everything as ``saved`` (if given) again."""
         try:
-            roll(needy, hold)
+            held = (hold and self._done.any()) or self._roll_given(hold)
         except BaseException:
             if saved is not None:
                 self.restore(saved)
             raise
-
-    def _roll(self, needy: int, hold: bool = False) -> None:
-        """Chance rounds until every game waits for a decision, then observe them all; with ``hold`` (B = 1) a game
-        that ended (at the action or at a chance event) waits for ``reset()`` instead."""
-        held = hold and self._done.any()
-        if self._chance is not None and not held:
-            held = self._roll_given(hold)
-        else:
-            words = max(1, self.sizes.words)
-            while needy and not held:
-                draws = self._rng.integers(0, WORD_HIGH, size=(needy, words), dtype=np.int64)
-                needy = self._kernels.batch_chance(
-                    self._states, draws, self._outcome, self._header, self._rewards, self._done, self._final_rewards,
-                    self._final_obs, self._final_states, self._pot,
-                )  # fmt: skip
-                held = hold and self._done.any()
         if held:
-            self._held[:] = True
-            self._seats[:] = NOBODY
-            self._acting[:] = 0
-            self._masks[:] = 0
-            return
-        seats = self._acting if self.simultaneous else self._seats
-        self._kernels.batch_encode(self._states, self._obs, self._masks, seats)
+            self._hold_games()
+        else:
+            self._kernels.range_encode(self._states, 0, self.num_envs, self._obs, self._masks, self._seat_buffer)
 
     def _roll_given(self, hold: bool) -> bool:
         """The injected source's chance events, game by game (``given_outcome`` checks each); a game that ends at
-        one is recorded and restarted as in the compiled loops (``batch_loops.chance``). True if one ended and
+        one is recorded and restarted as in the compiled loops (``batch_loops.settle_range``). True if one ended and
         ``hold`` keeps it."""
-        E, kernels, pot = self.spec.engine, self._kernels, self._pot
+        E, kernels = self.spec.engine, self._kernels
         potentials = getattr(E, "shaping_potentials", None)
         words = max(1, self.sizes.words)
         for b in range(self.num_envs):
-            state = self._states[b]
+            state, pot = self._states[b], self._pot[b]
             while E.chance_words(state) > 0:
-                outcome = given_outcome(self._chance, self.spec, self.config, state, self._outcome, words)
+                outcome = given_outcome(self._chance, self.spec, self.config, state, self._outcomes[b], words)
                 if potentials is not None:
                     potentials(state, pot[0])
                 kernels.aec_chance(state, outcome)

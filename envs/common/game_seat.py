@@ -50,9 +50,9 @@ class SeatCore:
     def __init__(
         self, game: str | GameSpec, num_envs: int, opponents: Any, config: Any = None, learner_seat: int = 0,
         seed: int | None = None, chance: ChanceSource | None = None, seating: Seating | None = None,
-        **config_overrides: Any,
+        threads: int | None = None, **config_overrides: Any,
     ) -> None:  # fmt: skip
-        self.batch = BatchedGame(game, num_envs, config, seed, copy=False, **config_overrides)
+        self.batch = BatchedGame(game, num_envs, config, seed, copy=False, threads=threads, **config_overrides)
         self.batch.chance = chance
         self.config, self.num_envs = self.batch.config, self.batch.num_envs
         if seating is not None and opponents is not None:
@@ -349,15 +349,17 @@ class SeatEnv(gymnasium.Env):
 class SeatGames(MaskedGames):
     """N games at one seat against fixed opponents behind SB3's ``VecEnv`` protocol (``SeatVecEnv``: its SB3
     twin, a real ``VecEnv``), for training; ``seed()`` seeds the next ``reset()``, later resets continue the
-    stream. Infos of ended games are ``SeatCore``'s plus SB3's ``TimeLimit.truncated`` and ``episode["t"]``."""
+    stream. Infos of ended games are ``SeatCore``'s plus SB3's ``TimeLimit.truncated`` and ``episode["t"]``.
+    ``threads``: the engine's (default ``None``, every core; results are the same for any count)."""
 
     _GAME_ATTRS = ("learner_seat",)
 
     def __init__(
         self, game: str | GameSpec, num_envs: int, opponents: Any = None, config: Any = None, learner_seat: int = 0,
-        seed: int | None = None, seating: Seating | None = None, **config_overrides: Any,
+        seed: int | None = None, seating: Seating | None = None, threads: int | None = None,
+        **config_overrides: Any,
     ) -> None:  # fmt: skip
-        self.core = SeatCore(game, num_envs, opponents, config, learner_seat, seed, seating=seating,
+        self.core = SeatCore(game, num_envs, opponents, config, learner_seat, seed, seating=seating, threads=threads,
                              **config_overrides)  # fmt: skip
         self.config, self.learner_seat = self.core.config, self.core.learner_seat
         sizes = self.core.batch.sizes

@@ -22,7 +22,7 @@ __all__ = ["task_envs"]
 def task_envs(spec: GameSpec, module: str, name: str, env_doc: str, games_doc: str,
               state_attrs: dict[str, Callable[[np.ndarray], Any]] | None = None) -> tuple[type, type]:  # fmt: skip
     """``(<name>Env, <name>Games)`` for the module named ``module``: ``Env(config, dice=, chance=, render_mode=)``,
-    ``Games(num_envs, config, seed=)``; the SB3 twin ``<name>VecEnv`` comes from ``vec_games.sb3_names``."""
+    ``Games(num_envs, config, seed=, threads=)``; the SB3 twin ``<name>VecEnv`` comes from ``vec_games.sb3_names``."""
     attrs = dict(state_attrs or {})
 
     def env_init(self: Any, config: Any = None, dice: Any = None, chance: Any = None, render_mode: str | None = None,
@@ -30,9 +30,9 @@ def task_envs(spec: GameSpec, module: str, name: str, env_doc: str, games_doc: s
         SeatEnv.__init__(self, spec, config=config, chance=chance, dice=dice, render_mode=render_mode,
                          **config_overrides)  # fmt: skip
 
-    def games_init(self: Any, num_envs: int, config: Any = None, seed: int | None = None,
+    def games_init(self: Any, num_envs: int, config: Any = None, seed: int | None = None, threads: int | None = None,
                    **config_overrides: Any) -> None:  # fmt: skip
-        SeatGames.__init__(self, spec, num_envs, None, config, seed=seed, **config_overrides)
+        SeatGames.__init__(self, spec, num_envs, None, config, seed=seed, threads=threads, **config_overrides)
 
     def game_attr(self: Any, attr: str, i: int) -> Any:
         return attrs[attr](self.core.batch.states[i]) if attr in attrs else SeatGames._game_attr(self, attr, i)

@@ -45,6 +45,7 @@ from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 from envs.common.dice_outcomes import bad_faces, draw_faces
 from envs.common.rewards import zero_sum_rewards
+from envs.common.streams import splitmix
 
 from .data import JACKPOT_KINDS, MAX_JACKPOT, MAX_SPACES, MAX_TICKETS, MAX_WALL, SPACE_TYPES
 from .greed import BUST, greed_payout, greed_roll, greed_values  # the Greed rule, shared with the Greed stop task
@@ -1223,19 +1224,7 @@ def _greed_features(state: np.ndarray, base: int, out: np.ndarray) -> None:
 # --- chance through the contract
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True, inline="always")
-def _splitmix(x: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """SplitMix64: the next generator state and its output word."""
-    x = x + _GOLDEN
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return x, z ^ (z >> np.uint64(31))
+_splitmix = splitmix  # SplitMix64 (envs.common.streams): the next generator state and its output word
 
 
 @njit(cache=True, inline="always")

@@ -23,6 +23,7 @@ from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, flo
 from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
 from envs.common.dice_outcomes import bad_faces
 from envs.common.rewards import zero_sum_rewards
+from envs.common.streams import splitmix
 
 NUM_DICE = 3
 NUM_FACES = 6
@@ -243,9 +244,6 @@ def dice_overlap(corners: np.ndarray, k: int, die_size: float) -> bool:
     return False
 
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
 MAX_LANDING_DRAWS = 1000  # draws of one die before the whole throw is drawn again
 MAX_THROW_DRAWS = 100_000  # whole throws before giving up (only on sheets the config rejects)
@@ -253,12 +251,9 @@ MAX_THROW_DRAWS = 100_000  # whole throws before giving up (only on sheets the c
 
 @njit(cache=True, inline="always")
 def _splitmix(x: np.uint64) -> tuple[np.uint64, float]:
-    """SplitMix64: the next generator word and a uniform float in [0, 1) (cheap enough to run per throw)."""
-    x = x + _GOLDEN
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    z = z ^ (z >> np.uint64(31))
+    """SplitMix64 (``envs.common.streams``): the next generator state and a uniform float in [0, 1) (cheap enough
+    to run per throw)."""
+    x, z = splitmix(x)
     return x, float(z >> np.uint64(11)) * _UNIT
 
 
