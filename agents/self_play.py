@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from agents.base import Agent
 from agents.random_agent import RandomAgent
 from agents.stats import wilson_ci, win_shares
 from envs.common.config import ConfigError, GameConfig, validate_config
 
-__all__ = ["EvaluationSection", "OpponentPool", "PoolSection", "SelfPlayTaskConfig", "head_to_head",
+__all__ = ["EvaluationSection", "OpponentPool", "PoolSection", "SelfPlayTaskConfig", "advised", "head_to_head",
            "self_play_task"]  # fmt: skip
 
 LATEST, SNAPSHOTS = "latest", "snapshots"
@@ -64,30 +64,59 @@ class EvaluationSection(GameConfig):
     games: int = Field(1000, ge=2, le=10**7, description="games per learning-curve point, seats rotated")
 
 
+class ImitationSection(GameConfig):
+    steps: int = Field(0, ge=0, le=10**9, description="advised decisions imitated before self-play starts (0: "
+                       "none; needs an advisor)")  # fmt: skip
+    epochs: int = Field(4, ge=1, le=1000, description="passes over them")
+    batch_size: int = Field(1024, ge=1, le=10**7, description="decisions per gradient step")
+
+
 class SelfPlayTaskConfig(GameConfig):
     game: dict[str, Any] = Field(default_factory=dict, description="the game's config keys")
     learner_seat: Literal["rotate", "random"] = Field("rotate", description="each game's next episode's seat")
     pool: PoolSection = Field(default_factory=PoolSection)
     evaluation: EvaluationSection
+    advisor: str | None = Field(None, description="an agent whose advice (its move and its value of every action, "
+                                "agents.advice) extends the learner's observation")  # fmt: skip
+    imitation: ImitationSection = Field(default_factory=ImitationSection, description="behaviour cloning of the "
+                                        "advisor's moves before self-play, so it starts where the advisor plays")
+
+    @model_validator(mode="after")
+    def _imitation_needs_an_advisor(self) -> SelfPlayTaskConfig:
+        if self.imitation.steps and self.advisor is None:
+            raise ValueError("imitation.steps > 0 imitates the advisor's moves: set 'advisor' too")
+        return self
 
 
 class _Slot(Agent):
-    """A pool member that is a copy of the learner's network (or the live one); empty until filled."""
+    """A pool member that is a copy of the learner's network (or the live one); empty until filled. With an
+    ``advisor`` it reads the advised observation, as the learner does (``agents.advice``)."""
 
     reads_state = False
 
-    def __init__(self, name: str) -> None:
-        self.name, self.agent = name, None
+    def __init__(self, name: str, advisor: Any = None) -> None:
+        self.name, self.agent, self.advisor, self.network = name, None, advisor, None
+        self.reads_both = advisor is not None
 
     def fill(self, policy: Any, deterministic: bool) -> None:
+        from agents.advice import AdvisedAgent
         from agents.sb3_agent import SB3Agent
 
-        self.agent = SB3Agent(policy, deterministic=deterministic, name=self.name)
+        agent = SB3Agent(policy, deterministic=deterministic, name=self.name)
+        self.network = agent.policy  # the torch policy a snapshot loads its weights into
+        self.agent = agent if self.advisor is None else AdvisedAgent(agent, self.advisor, self.name)
 
-    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    def _filled(self) -> Agent:
         if self.agent is None:
             raise RuntimeError(f"pool member {self.name!r} has no policy yet: attach the learner's model first")
-        return self.agent.act_batch(observations, action_masks)
+        return self.agent
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        return self._filled().act_batch(observations, action_masks)
+
+    def act_observed(self, observations: np.ndarray, action_masks: np.ndarray, states: np.ndarray,
+                     seats: np.ndarray) -> np.ndarray:  # fmt: skip
+        return self._filled().act_observed(observations, action_masks, states, seats)
 
     def reset(self, seed: int | None = None) -> None:
         if self.agent is not None:
@@ -102,7 +131,7 @@ class OpponentPool:
 
     def __init__(
         self, num_players: int, mix: dict[str, float], named: dict[str, Agent] | None = None, keep: int = 5,
-        learner_seat: str = "rotate", seed: int = 0, deterministic: bool = False,
+        learner_seat: str = "rotate", seed: int = 0, deterministic: bool = False, advisor: Any = None,
     ) -> None:  # fmt: skip
         named = dict(named or {})
         unknown = set(mix) - {LATEST, SNAPSHOTS} - set(named)
@@ -113,9 +142,9 @@ class OpponentPool:
             raise ValueError(f"learner_seat must be 'rotate' or 'random', got {learner_seat!r}")
         self.num_players, self.keep, self.deterministic = int(num_players), int(keep), bool(deterministic)
         self.learner_seat_rule = learner_seat
-        self.latest = _Slot(LATEST)
+        self.latest = _Slot(LATEST, advisor)
         self.named = named
-        self.slots = [_Slot(f"snapshot_{k}") for k in range(self.keep)]
+        self.slots = [_Slot(f"snapshot_{k}", advisor) for k in range(self.keep)]
         self.policies: list[Agent] = [self.latest, *named.values(), *self.slots]
         self.snapshots: list[tuple[int, int, str | None]] = []  # (slot, steps, file name), oldest first
         self.names = [LATEST, *named, SNAPSHOTS]
@@ -140,8 +169,8 @@ class OpponentPool:
             self.slots[slot].fill(copy.deepcopy(self._template), self.deterministic)
         else:
             slot, _, evicted = self.snapshots.pop(0)
-        self.slots[slot].agent.policy.load_state_dict(state_dict)
-        self.slots[slot].agent.policy.set_training_mode(False)
+        self.slots[slot].network.load_state_dict(state_dict)
+        self.slots[slot].network.set_training_mode(False)
         self.snapshots.append((slot, int(steps), file))
         return evicted
 
@@ -227,6 +256,7 @@ def score_self_play(game: str, agent: Agent, config: dict[str, Any], games: int,
     from agents.benchmarks import table_player
 
     task = validate_config(SelfPlayTaskConfig, config)
+    agent = advised(game, agent, config) if not getattr(agent, "reads_both", False) else agent
     rows = []
     for k, name in enumerate(task.evaluation.against):
         reference = table_player(game, name, task.game)
@@ -242,7 +272,8 @@ def _check(game: str, config: dict[str, Any]) -> None:
 
     task = validate_config(SelfPlayTaskConfig, config)
     named = [n for n in task.pool.mix if n not in (LATEST, SNAPSHOTS)]
-    for where, names in (("pool.mix", named), ("evaluation.against", task.evaluation.against)):
+    for where, names in (("pool.mix", named), ("evaluation.against", task.evaluation.against),
+                         ("advisor", [task.advisor] if task.advisor else [])):  # fmt: skip
         for name in names:
             try:
                 check_agent(name, {}, game)
@@ -256,6 +287,14 @@ def _check(game: str, config: dict[str, Any]) -> None:
         raise ConfigError(f"[task.config.game] {exc}") from None
     if players < 2:
         raise ConfigError(f"[task.config.game] self-play needs 2 or more players; this game config has {players}")
+    if task.advisor is not None:
+        from agents import make_agent
+        from agents.advice import check_advisor
+
+        try:
+            check_advisor(make_agent(task.advisor))
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"[task.config.advisor] {exc}") from None
 
 
 def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
@@ -267,11 +306,27 @@ def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: i
     task = validate_config(SelfPlayTaskConfig, config)
     players = int(validate_config(game_spec(game).config, task.game).num_players)
     named = {n: table_player(game, n, task.game) for n in task.pool.mix if n not in (LATEST, SNAPSHOTS)}
+    advisor = None if task.advisor is None else table_player(game, task.advisor, task.game)
     pool = OpponentPool(players, task.pool.mix, named, task.pool.keep, task.learner_seat, seed=seed or 0,
-                        deterministic=task.pool.deterministic)  # fmt: skip
+                        deterministic=task.pool.deterministic, advisor=advisor)  # fmt: skip
     env = SeatVecEnv(game, num_envs, None, task.game, seed=seed, seating=pool)
+    if advisor is not None:
+        from agents.advice import AdvisedVecEnv
+
+        env = AdvisedVecEnv(env, advisor)
     env.pool = pool
     return env
+
+
+def advised(game: str, agent: Agent, config: dict[str, Any]) -> Agent:
+    """``agent`` as the self-play task ``config`` trained it to play: with its advisor's advice, if it has one."""
+    from agents.advice import AdvisedAgent
+    from agents.benchmarks import table_player
+
+    task = validate_config(SelfPlayTaskConfig, config)
+    if task.advisor is None:
+        return agent
+    return AdvisedAgent(agent, table_player(game, task.advisor, task.game), getattr(agent, "name", None))
 
 
 def prepare_self_play(
@@ -301,6 +356,11 @@ def prepare_self_play(
             stale.unlink(missing_ok=True)
     champion = table_player(game, task.evaluation.against[0], task.game)
     every, snap_every = task.evaluation.every, task.pool.snapshot_every
+    if task.imitation.steps and not resumed:
+        section = task.imitation
+        accuracy = imitate(env, model.policy, section.steps, section.epochs, section.batch_size, seed=model.seed or 0)
+        print(f"self-play: imitated {section.steps:,} of {task.advisor}'s moves ({section.epochs} epochs); the "
+              f"policy's likeliest move is the advisor's in {accuracy:.1%} of them")  # fmt: skip
 
     class SelfPlay(BaseCallback):
         """A snapshot every ``snapshot_every`` steps; a learning-curve point at the start, every
@@ -328,13 +388,51 @@ def prepare_self_play(
 
         def _point(self) -> None:
             self.last_point = self.num_timesteps
-            agent = _Learner(self.model.policy, deterministic=True, name="learner")
+            agent = advised(game, _Learner(self.model.policy, deterministic=True, name="learner"), config)
             row = head_to_head(game, agent, champion, task.game, task.evaluation.games, seed=777)
             self.model.policy.set_training_mode(False)
             write_curve_point(curve, self.num_timesteps, seconds() / 60, task.evaluation.against[0], row)
             self.logger.record("selfplay/win_rate_vs_champion", row["win_rate"])
 
     return [SelfPlay()]
+
+
+def imitate(env: Any, policy: Any, steps: int, epochs: int, batch_size: int, seed: int) -> float:
+    """Behaviour cloning: play the advisor's moves (read from the advice slots) in the advised ``env`` for ``steps``
+    decisions, then fit ``policy``'s masked action distribution to them; returns the share of those decisions
+    where the policy's likeliest move is the advisor's."""
+    import torch
+
+    actions_n = int(env.action_space.n)
+    obs = env.reset()
+    seen_obs, seen_masks, seen_moves = [], [], []
+    while sum(len(m) for m in seen_moves) < steps:
+        masks = env.action_masks()
+        moves = np.argmax(obs[:, -2 * actions_n : -actions_n], axis=1).astype(np.int64)
+        deciding = masks.any(axis=1)
+        seen_obs.append(obs[deciding].copy())
+        seen_masks.append(masks[deciding].copy())
+        seen_moves.append(moves[deciding])
+        obs, *_ = env.step(moves)
+    x, m, y = (np.concatenate(part)[:steps] for part in (seen_obs, seen_masks, seen_moves))
+    rng = np.random.default_rng(seed)
+    policy.set_training_mode(True)
+    for _ in range(epochs):
+        order = rng.permutation(len(y))
+        for start in range(0, len(y), batch_size):
+            rows = order[start : start + batch_size]
+            _, log_prob, _ = policy.evaluate_actions(torch.as_tensor(x[rows]), torch.as_tensor(y[rows]),
+                                                     action_masks=m[rows])  # fmt: skip
+            loss = -log_prob.mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            policy.optimizer.step()
+    policy.set_training_mode(False)
+    sample = rng.permutation(len(y))[:20_000]
+    with torch.no_grad():
+        chosen, _ = policy.predict(x[sample], deterministic=True, action_masks=m[sample])
+    return float((np.asarray(chosen) == y[sample]).mean())
 
 
 def write_curve_point(curve: Path, steps: int, minutes: float, against: str, row: dict[str, Any]) -> None:
@@ -403,6 +501,14 @@ def pool_agents(run: str | Path, names: Sequence[str] | None = None) -> dict[str
     entries = json.loads(manifest.read_text())["snapshots"]
     agents = {f"snapshot_{e['steps']}": SB3Agent.load(folder / e["file"], name=f"snapshot_{e['steps']}")
               for e in entries}  # fmt: skip
+    recipe = Path(run) / "config.yaml"
+    if recipe.is_file():  # an advised run's snapshots read their advisor's advice
+        import yaml
+
+        task = yaml.safe_load(recipe.read_text())["task"]
+        if task["id"].endswith("_selfplay"):
+            agents = {n: advised(task["id"].removesuffix("_selfplay"), a, task["config"])
+                      for n, a in agents.items()}  # fmt: skip
     return agents if names is None else {n: agents[n] for n in names}
 
 

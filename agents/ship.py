@@ -51,6 +51,7 @@ def ship(run: Path, name: str, commit: str) -> Path:
     keys = {k: v for k, v in task["config"]["game"].items() if k != "num_players"}
     card = {
         "name": name, "game": game, "config": keys, "players": [task["config"]["game"].get("num_players", 2)],
+        "advisor": task["config"].get("advisor"),
         "against": task["config"]["evaluation"]["against"], "recipe": recipe, "commit": commit,
         "measured": {"steps": score["timesteps"], "minutes": score["minutes_in_all"],
                      "head_to_head": [{k: r[k] for k in ("against", "win_rate", "ci95", "games")}

@@ -42,7 +42,8 @@ def shipped_card(name: str) -> dict[str, Any]:
 
 class ShippedAgent(Agent):
     """A shipped model: an ``SB3Agent`` that also knows the game config its observations need (``config``) and
-    the player counts it claims (``players``), so a runner can build a table it can read."""
+    the player counts it claims (``players``), so a runner can build a table it can read; a card naming an
+    ``advisor`` plays with that agent's advice in its observation (``agents.advice``)."""
 
     def __init__(self, name: str, deterministic: bool = True) -> None:
         from agents.sb3_agent import SB3Agent
@@ -51,6 +52,14 @@ class ShippedAgent(Agent):
         self.name, self.card = name, card
         self.game, self.config, self.players = card["game"], dict(card.get("config", {})), list(card["players"])
         self.model = SB3Agent.load(MODELS / f"{name}.zip", deterministic=deterministic, name=name)
+        self.advisor = card.get("advisor")
+        if self.advisor:  # it reads its advisor's advice too (agents.advice)
+            from agents.advice import AdvisedAgent
+            from agents.benchmarks import table_player
+
+            advisor = table_player(self.game, self.advisor, self.table_config(self.players[0]))
+            self.model = AdvisedAgent(self.model, advisor, name)
+        self.reads_both = bool(self.advisor)
 
     @property
     def observation_space(self) -> Any:
@@ -64,6 +73,12 @@ class ShippedAgent(Agent):
 
     def act_batch(self, observations: Any, action_masks: Any) -> Any:
         return self.model.act_batch(observations, action_masks)
+
+    def act_observed(self, observations: Any, action_masks: Any, states: Any, seats: Any) -> Any:
+        return self.model.act_observed(observations, action_masks, states, seats)
+
+    def act(self, observation: Any, action_mask: Any, state: Any = None, seat: int | None = None) -> int:
+        return self.model.act(observation, action_mask, state, seat)
 
     def reset(self, seed: int | None = None) -> None:
         self.model.reset(seed)

@@ -73,3 +73,20 @@ class PlainStream:
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self.MASK
             out.append((z ^ (z >> 31)) >> 1)
         return out
+
+
+def self_play_recipe(game: str, out: Path, total: int, pool: dict | None = None, **task_config: object) -> dict:
+    """A small ``<game>_selfplay`` recipe for train.py: 32 games, a 2-snapshot pool, 64-game curve points;
+    ``pool`` keys and ``task_config`` keys (e.g. ``advisor``) override the task's."""
+    config = {"game": {"num_players": 2, "zero_sum": True},
+              "pool": {"snapshot_every": 1024, "keep": 2, "mix": {"latest": 0.5, "snapshots": 0.5}, **(pool or {})},
+              "evaluation": {"against": ["random"], "every": 4096, "games": 64}, **task_config}  # fmt: skip
+    return {
+        "name": f"{game}_sp",
+        "task": {"id": f"{game}_selfplay", "num_envs": 32, "config": config},
+        "algorithm": {"policy_kwargs": {"net_arch": [64, 64]},
+                      "hyperparameters": {"n_steps": 32, "batch_size": 256, "n_epochs": 4, "learning_rate": 0.001,
+                                          "gamma": 1.0}},
+        "training": {"total_timesteps": total, "checkpoint_every": 1024, "output_dir": str(out), "seed": 0},
+        "score": {"samples": 400, "seed": 5},
+    }  # fmt: skip

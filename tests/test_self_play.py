@@ -14,7 +14,7 @@ import train
 from agents.base import Agent
 from agents.self_play import LATEST, SNAPSHOTS, OpponentPool, head_to_head, pool_agents
 from envs.common.game_seat import SeatGames
-from tests.helpers import write
+from tests.helpers import self_play_recipe, write
 
 GAMES = ("easy_come_easy_go", "extra", "yay", "easy_money")
 
@@ -145,18 +145,7 @@ def test_batched_inference_gives_the_moves_of_one_by_one_inference() -> None:
 
 
 def _recipe(game: str, out: Path, total: int, **pool: object) -> dict:
-    return {
-        "name": f"{game}_sp",
-        "task": {"id": f"{game}_selfplay", "num_envs": 32, "config": {
-            "game": {"num_players": 2, "zero_sum": True},
-            "pool": {"snapshot_every": 1024, "keep": 2, "mix": {LATEST: 0.5, SNAPSHOTS: 0.5}, **pool},
-            "evaluation": {"against": ["random"], "every": 4096, "games": 64}}},
-        "algorithm": {"policy_kwargs": {"net_arch": [64, 64]},
-                      "hyperparameters": {"n_steps": 32, "batch_size": 256, "n_epochs": 4, "learning_rate": 0.001,
-                                          "gamma": 1.0}},
-        "training": {"total_timesteps": total, "checkpoint_every": 1024, "output_dir": str(out), "seed": 0},
-        "score": {"samples": 400, "seed": 5},
-    }  # fmt: skip
+    return self_play_recipe(game, out, total, pool)
 
 
 def test_resume_restores_the_pool(tmp_path: Path, capsys) -> None:

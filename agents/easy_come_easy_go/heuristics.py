@@ -183,6 +183,22 @@ class _SolverAgent(_EcegAgent):
                                                            self.prefer_fewer_frozen)  # fmt: skip
         return out
 
+    advice_scale = 1.0  # action values are in prize values (a prize is worth about 1)
+
+    def advise(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the actions ``act_states`` plays (B,), every action's value (B, 24): the expected prize value of the
+        turn after it, under this agent's value vector; -inf where illegal). What ``agents.advice`` reads."""
+        pos = decision_positions(self.name, states, action_masks, seats)
+        masks = np.atleast_2d(np.asarray(action_masks))
+        values = self.game_values(np.atleast_2d(states), pos.seats)
+        q = np.full(masks.shape, -np.inf)
+        if values.shape[0]:
+            uniq, inverse = unique_rows(values)
+            for u in range(uniq.shape[0]):
+                rows = np.flatnonzero(inverse == u)
+                q[rows] = self.solution(uniq[u]).q_values(pos.dice[rows], pos.frozen[rows], masks[rows])
+        return self._play(values, pos.dice, pos.frozen, masks), q
+
 
 class ExactTurnAgent(_SolverAgent):
     """Optimal play of the turn task: the exact solver for the values shown in the observation."""
