@@ -13,11 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 import evaluate
 from agents import make_agent
 from agents.benchmarks import table_player
-from agents.shipped import MODELS
+from agents.shipped import MODELS, shipped_card
 from agents.tournament import ELO, bradley_terry, openskill_ratings, pairwise_wins, ranks_of, seatings, tournament
 from tests.helpers import write
 
@@ -143,8 +144,10 @@ def _recipe(out: Path, **section) -> dict:
 
 
 def _fake_pool(run: Path) -> Path:
-    """A self-play run folder whose pool holds one snapshot: the shipped eceg_ppo (a 2-player model)."""
+    """A self-play run folder whose pool holds one snapshot: the shipped eceg_ppo (a 2-player model), with the
+    recipe that trained it (its card's), which names the advisor its snapshots read."""
     (run / "pool").mkdir(parents=True)
+    (run / "config.yaml").write_text(yaml.safe_dump(shipped_card("eceg_ppo")["recipe"]))
     shutil.copy(MODELS / "eceg_ppo.zip", run / "pool" / "snapshot_000000000007.zip")
     (run / "pool" / "pool.json").write_text(json.dumps({"snapshots": [{"file": "snapshot_000000000007.zip",
                                                                        "steps": 7}]}))  # fmt: skip
