@@ -1,10 +1,12 @@
 """Trained agents that ship with the package, loadable by name: ``make_agent("eceg_ppo")``.
 
 Why: a new user should be able to play against (and benchmark) a trained agent without training one first. Each
-shipped agent is two files in ``agents/models/``: ``<name>.zip`` (the model, read as data: ``agents.model_files``)
-and ``<name>.yaml`` (the game, the config keys its observation needs, the player counts it was trained for, the
-recipe and the commit that produced it, and what it measured). ``python -m agents.ship`` plays each one head to
-head against its game's heuristics and prints the win shares (``--ship RUN NAME`` adds a finished self-play run).
+shipped agent is two files in ``agents/models/``: its model and ``<name>.yaml``, its card (the game, the config keys
+its observation needs, the player counts it was trained for, the recipe and the commit that produced it, and what
+it measured). The model is ``<name>.zip``, an SB3 policy read as data (``agents.model_files``), or the file the
+card's ``model`` names, read by the card's ``loader`` (Easy Come's learned position values, ``eceg_td.npz``).
+``python -m agents.ship`` plays each one head to head against its game's heuristics and prints the win shares
+(``--ship RUN NAME`` adds a finished self-play run).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def shipped() -> dict[str, dict[str, Any]]:
     cards = {}
     for card in sorted(MODELS.glob("*.yaml")):
         data = yaml.safe_load(card.read_text())
-        if (MODELS / f"{card.stem}.zip").is_file():
+        if (MODELS / data.get("model", f"{card.stem}.zip")).is_file():
             cards[card.stem] = data
     return cards
 
@@ -41,17 +43,17 @@ def shipped_card(name: str) -> dict[str, Any]:
 
 
 class ShippedAgent(Agent):
-    """A shipped model: an ``SB3Agent`` that also knows the game config its observations need (``config``) and
-    the player counts it claims (``players``), so a runner can build a table it can read; a card naming an
-    ``advisor`` plays with that agent's advice in its observation (``agents.advice``)."""
+    """A shipped model (an ``SB3Agent``, or what the card's ``loader`` builds from its ``model`` file) that also knows
+    the game config its observations need (``config``) and the player counts it claims (``players``), so a runner
+    can build a table it can read; a card naming an ``advisor`` plays with that agent's advice in its observation
+    (``agents.advice``)."""
 
     def __init__(self, name: str, deterministic: bool = True) -> None:
-        from agents.sb3_agent import SB3Agent
-
         card = shipped_card(name)
         self.name, self.card = name, card
         self.game, self.config, self.players = card["game"], dict(card.get("config", {})), list(card["players"])
-        self.model = SB3Agent.load(MODELS / f"{name}.zip", deterministic=deterministic, name=name)
+        self.model = _load_model(name, card, deterministic)
+        self.reads_state = bool(getattr(self.model, "reads_state", False))
         self.advisor = card.get("advisor")
         if self.advisor:  # it reads its advisor's advice too (agents.advice)
             from agents.advice import AdvisedAgent
@@ -63,7 +65,8 @@ class ShippedAgent(Agent):
 
     @property
     def observation_space(self) -> Any:
-        return self.model.observation_space
+        """The observations it reads (None for a model that plans on engine states: it reads none)."""
+        return getattr(self.model, "observation_space", None)
 
     def table_config(self, num_players: int, **keys: Any) -> dict[str, Any]:
         """The game config of a table this agent can read (its observation keys, ``num_players``, ``keys``)."""
@@ -77,11 +80,31 @@ class ShippedAgent(Agent):
     def act_observed(self, observations: Any, action_masks: Any, states: Any, seats: Any) -> Any:
         return self.model.act_observed(observations, action_masks, states, seats)
 
+    def act_states(self, states: Any, action_masks: Any, seats: Any) -> Any:
+        return self.model.act_states(states, action_masks, seats)
+
     def act(self, observation: Any, action_mask: Any, state: Any = None, seat: int | None = None) -> int:
         return self.model.act(observation, action_mask, state, seat)
 
     def reset(self, seed: int | None = None) -> None:
         self.model.reset(seed)
+
+
+def _load_model(name: str, card: dict[str, Any], deterministic: bool) -> Any:
+    """The card's model: ``loader`` ("module:Class" in this package, called with the model file's path) or an SB3
+    policy. Only the package's own loaders run, so a card cannot make loading run code from elsewhere."""
+    path = MODELS / card.get("model", f"{name}.zip")
+    loader = card.get("loader")
+    if loader is None:
+        from agents.sb3_agent import SB3Agent
+
+        return SB3Agent.load(path, deterministic=deterministic, name=name)
+    module, _, cls = str(loader).partition(":")
+    if not module.startswith("agents.") or not cls.isidentifier():
+        raise ValueError(f"{name}.yaml: loader must be 'agents.<module>:<Class>', got {loader!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), cls)(path)
 
 
 def load_shipped(name: str, deterministic: bool = True) -> ShippedAgent:

@@ -1,0 +1,278 @@
+"""Easy Come, Easy Go position values learned by self-play, played through the exact turn solver (``eceg_td``).
+
+Why a table: in the 2-player game a position is only who holds each prize, seen from the seat to move (centre,
+mine or theirs), so there are 3^9 = 19,683 of them, and a table holds the mover's chance of winning from each.
+A turn played for the position's *gains* (what collecting each prize adds to that chance) is exactly the turn
+solver's problem (``exact.solve_turns``), so a table plus the turn solver is a complete player. The full-game
+heuristic guesses the prize values by hand; this agent learns them.
+
+Training is self-play with expected backups (trial-based real-time dynamic programming, Barto, Bradtke & Singh
+1995): each round plays a batch of games with both seats on the current table, then every turn-start position
+the games reached gets its one-turn Bellman backup, ``V(s) = W(s) + value of the turn solved for gains(s)``, where
+``W(s) = 1 - V(the opponent's view of s)`` is handing the turn over empty. The dice of a turn are enumerated
+exactly by the solver, so a backup has no sampling noise, and self-play decides which positions are worth
+backing up. :func:`solve_positions` sweeps every position instead (value iteration), the yardstick the tests
+and ``bench/`` compare the learned table with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from envs.easy_come_easy_go import engine as eng
+
+from .exact import _tables, solve_turns
+from .heuristics import FullGameHeuristicAgent
+
+__all__ = [
+    "NUM_POSITIONS",
+    "TABLE",
+    "PositionValueAgent",
+    "backup",
+    "load_table",
+    "position_index",
+    "save_table",
+    "solve_positions",
+    "train_position_values",
+]
+
+NUM_POSITIONS = 3**eng.NUM_PRIZES
+CENTRE, MINE, THEIRS = 0, 1, 2  # a prize's digit in a position index
+AGAINST = ("eceg_heuristic", "eceg_exact", "eceg_myopic", "random")  # the baselines a trained table is scored on
+TABLE = Path(__file__).resolve().parents[1] / "models" / "eceg_td.npz"
+_PLACES = 3 ** np.arange(eng.NUM_PRIZES, dtype=np.int64)
+
+
+@cache
+def _moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(digits (N, 9), the opponent's view of each position (N,), the position after collecting prize k (N, 9))."""
+    digits = (np.arange(NUM_POSITIONS)[:, None] // _PLACES) % 3
+    swapped = np.where(digits == MINE, THEIRS, np.where(digits == THEIRS, MINE, CENTRE)) @ _PLACES
+    take = np.arange(NUM_POSITIONS)[:, None] + (MINE - digits) * _PLACES
+    for array in (digits, swapped, take):
+        array.flags.writeable = False
+    return digits, swapped, take
+
+
+def position_index(owners: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """(B,) position indices of 2-player prize holders ``owners`` (B, 9; a seat, or ``engine.CENTRE``) seen
+    from ``seats`` (B,)."""
+    owners = np.atleast_2d(np.asarray(owners, dtype=np.int64))
+    seats = np.asarray(seats, dtype=np.int64).reshape(-1, 1)
+    digits = np.where(owners == eng.CENTRE, CENTRE, np.where(owners == seats, MINE, THEIRS))
+    return digits @ _PLACES
+
+
+def gains(table: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(W (B,): the mover's chance after an empty turn, gains (B, 9): what collecting each prize adds to it)."""
+    digits, swapped, take = _moves()
+    index = np.asarray(index, dtype=np.int64)
+    hand_over = 1.0 - table[swapped[index]]
+    after = 1.0 - table[swapped[take[index]]]
+    gain = np.where(digits[index] == MINE, 0.0, np.maximum(after - hand_over[:, None], 0.0))
+    return hand_over, gain
+
+
+def backup(table: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """(B,) the one-turn Bellman backup of positions ``index`` under ``table``: 1 where the mover already holds
+    three prizes (the win check), else the empty turn's value plus the optimal turn's expected gain."""
+    index = np.asarray(index, dtype=np.int64)
+    out = np.ones(index.size)
+    playing = np.flatnonzero((_moves()[0][index] == MINE).sum(axis=1) < eng.PRIZES_TO_WIN)
+    if playing.size:
+        hand_over, gain = gains(table, index[playing])
+        out[playing] = hand_over + solve_turns(gain)[:, _tables(0).empty]
+    return out
+
+
+def initial_table() -> np.ndarray:
+    """Every position 0.5, except the won ones (the mover holds three prizes): 1."""
+    table = np.full(NUM_POSITIONS, 0.5)
+    table[(_moves()[0] == MINE).sum(axis=1) >= eng.PRIZES_TO_WIN] = 1.0
+    return table
+
+
+def solve_positions(tolerance: float = 1e-10, max_sweeps: int = 500) -> np.ndarray:
+    """The exact table (value iteration over every position until no value moves by ``tolerance``)."""
+    table = initial_table()
+    for _ in range(max_sweeps):
+        new = backup(table, np.arange(NUM_POSITIONS))
+        change = float(np.abs(new - table).max())
+        table = new
+        if change < tolerance:
+            return table
+    raise RuntimeError(f"value iteration did not settle within {max_sweeps} sweeps (last change {change:.3g})")
+
+
+class PositionValueAgent(FullGameHeuristicAgent):
+    """Plays each turn for the gains its position-value table gives (2 players; default: the shipped table)."""
+
+    name = "eceg_td"
+
+    def __init__(self, table: str | Path | np.ndarray | None = None, four_of_a_kind_is_two_pairs: bool = False) -> None:
+        super().__init__(four_of_a_kind_is_two_pairs=four_of_a_kind_is_two_pairs)
+        if table is None or isinstance(table, str | Path):
+            table, meta = load_table(TABLE if table is None else table)
+            if bool(meta.get("four_of_a_kind_is_two_pairs", False)) != self.variant:
+                raise ValueError(f"{self.name}: the table was learned with four_of_a_kind_is_two_pairs="
+                                 f"{meta.get('four_of_a_kind_is_two_pairs')}, not {self.variant}")  # fmt: skip
+        self.table = _check_table(table)
+
+    def game_values(self, states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        states = np.atleast_2d(states)
+        players = states[:, eng.NUM_PLAYERS]
+        if np.any(players != 2):
+            raise ValueError(f"{self.name} plays 2-player games (its table is over 2-player positions), got a "
+                             f"{int(players[players != 2][0])}-player game")  # fmt: skip
+        return gains(self.table, position_index(states[:, eng.OWNER : eng.OWNER + eng.NUM_PRIZES], seats))[1]
+
+    position_values = game_values
+
+
+def _check_table(table: Any) -> np.ndarray:
+    table = np.asarray(table)
+    if table.shape != (NUM_POSITIONS,) or not np.issubdtype(table.dtype, np.floating):
+        raise ValueError(f"a position-value table is {NUM_POSITIONS} floats, got {table.dtype} {table.shape}")
+    if not np.all((table >= 0) & (table <= 1)):
+        raise ValueError("a position-value table holds chances of winning, in [0, 1]")
+    return table.astype(np.float64)
+
+
+def save_table(path: str | Path, table: np.ndarray, meta: dict[str, Any]) -> None:
+    """``table`` and ``meta`` (JSON) as an .npz of plain arrays: loading it runs no code."""
+    np.savez_compressed(Path(path), table=_check_table(table).astype(np.float32), meta=np.array(json.dumps(meta)))
+
+
+def load_table(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
+    """(table, meta) of a file :func:`save_table` wrote; read without pickle."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no position-value table at {path}")
+    with np.load(path, allow_pickle=False) as data:
+        if set(data.files) != {"table", "meta"}:
+            raise ValueError(f"{path} is not a position-value table (arrays {sorted(data.files)})")
+        return _check_table(data["table"]), json.loads(str(data["meta"]))
+
+
+def _turn_starts(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """Position indices of the rows that are a turn's first decision."""
+    first = (states[:, eng.ROLLS] == 1) & (states[:, eng.FROZEN] == 0)
+    return position_index(states[first, eng.OWNER : eng.OWNER + eng.NUM_PRIZES], seats[first])
+
+
+def _with_successors(index: np.ndarray) -> np.ndarray:
+    """``index`` and every position one turn away (a prize collected or not, the opponent to move): a backup
+    reads those, so backing them up too keeps the values it reads learned rather than initial."""
+    _, swapped, take = _moves()
+    after = np.concatenate([index[:, None], take[index]], axis=1)
+    return np.unique(np.concatenate([index, swapped[after].ravel()]))
+
+
+def train_position_values(
+    rounds: int = 60, games: int = 1024, seed: int = 0, minutes: float | None = None, progress: bool = False,
+) -> tuple[np.ndarray, list[dict[str, float]]]:  # fmt: skip
+    """Self-play training (module docstring): ``rounds`` rounds of ``games`` parallel games on the current table
+    (each round plays ``games`` decisions' worth of steps, ended games restarting), then the backups of the
+    positions they reached. Stops early after ``minutes``. Returns the table and one record per round."""
+    from tqdm import tqdm
+
+    from envs.common.game_batch import BatchedGame
+
+    if rounds < 1 or games < 1:
+        raise ValueError(f"need rounds >= 1 and games >= 1, got {rounds}, {games}")
+    table = initial_table()
+    agent = PositionValueAgent(table)
+    engine = BatchedGame("easy_come_easy_go", games, seed=seed, copy=False, num_players=2)
+    _, masks, info = engine.reset(seed=seed)
+    history, started, visited = [], time.perf_counter(), np.zeros(NUM_POSITIONS, dtype=bool)
+    for r in tqdm(range(rounds), desc="eceg_td self-play", disable=not progress):
+        agent.table, agent._cache = table, {}
+        reached = []
+        for _ in range(16):  # about four turns of every game
+            seats = info["to_act"]
+            states = engine.states
+            reached.append(_turn_starts(states, seats))
+            actions = agent.act_states(states, masks, seats)
+            _, masks, _, _, _, info = engine.step(actions)
+        reached = _with_successors(np.unique(np.concatenate(reached)))
+        new = backup(table, reached)
+        change = float(np.abs(new - table[reached]).max()) if reached.size else 0.0
+        table = table.copy()
+        table[reached] = new
+        visited[reached] = True
+        history.append({"round": r + 1, "positions": int(reached.size), "visited": int(visited.sum()),
+                        "max_change": change, "seconds": time.perf_counter() - started})  # fmt: skip
+        if minutes is not None and time.perf_counter() - started > 60 * minutes:
+            break
+    return table, history
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m agents.easy_come_easy_go.position_values``: train a table by self-play and score it."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=60, help="self-play rounds (default 60)")
+    parser.add_argument("--games", type=int, default=1024, help="games played in parallel per round (default 1024)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this many minutes")
+    parser.add_argument("--out", type=Path, default=Path("runs/eceg_td/eceg_td.npz"),
+                        help="the table to write; its card (the .yaml beside it) too")  # fmt: skip
+    parser.add_argument("--score-games", type=int, default=20_000, help="head-to-head games per baseline")
+    args = parser.parse_args(argv)
+    try:
+        table, history = train_position_values(args.rounds, args.games, args.seed, args.minutes, progress=True)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    last = history[-1]
+    print(f"{last['round']} rounds, {last['visited']} positions backed up, {last['seconds']:.1f} s, "
+          f"last change {last['max_change']:.2e}")  # fmt: skip
+    exact = solve_positions()
+    print(f"the first mover's chance: learned {table[0]:.4f}, exact {exact[0]:.4f} (value iteration)")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    command = "python -m agents.easy_come_easy_go.position_values " + " ".join(sys.argv[1:] if argv is None else argv)
+    recipe = {"command": command, "rounds": last["round"], "games": args.games, "seed": args.seed}
+    save_table(args.out, table, {**recipe, "four_of_a_kind_is_two_pairs": False})
+    print(f"wrote {args.out}")
+    from agents.benchmarks import table_player
+    from agents.self_play import head_to_head
+
+    bot, config, rows = PositionValueAgent(args.out), {"num_players": 2}, []
+    rivals = {name: table_player("easy_come_easy_go", name, config) for name in AGAINST}
+    for rival, agent in {**rivals, "the exact table": PositionValueAgent(exact)}.items():
+        result = head_to_head("easy_come_easy_go", bot, agent, config, games=args.score_games, seed=12345)
+        low, high = result["ci95"]
+        print(f"against {rival}: {result['win_rate']:.4f} [{low:.4f}, {high:.4f}] over {result['games']} games")
+        if rival in rivals:
+            rows.append({"against": rival, "win_rate": result["win_rate"], "ci95": [low, high],
+                         "games": result["games"]})  # fmt: skip
+    card = {"name": args.out.stem, "game": "easy_come_easy_go", "config": {}, "players": [2],
+            "model": args.out.name, "loader": f"{__name__}:PositionValueAgent", "against": list(AGAINST),
+            "recipe": recipe, "commit": _commit(),
+            "measured": {"rounds": last["round"], "minutes": round(last["seconds"] / 60, 2),
+                         "positions": last["visited"], "head_to_head": rows}}  # fmt: skip
+    import yaml
+
+    card_path = args.out.with_suffix(".yaml")
+    card_path.write_text(f"# Shipped by: {command}\n" + yaml.safe_dump(card, sort_keys=False))
+    print(f"wrote {card_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
