@@ -75,10 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 2:
         parser.error("--games must be at least 2")
     if args.ship:
-        import subprocess
+        from agents.value_tables import git_commit
 
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
-        print(ship(Path(args.ship[0]), args.ship[1], commit or "unknown"))
+        print(ship(Path(args.ship[0]), args.ship[1], git_commit()))
         return 0
     names = args.only or list(shipped())
     print(f"{'shipped agent':<14} {'game':<18} {'against':<18} {'win share':>9}  95% interval     games/s")

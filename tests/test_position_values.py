@@ -76,7 +76,7 @@ def test_a_game_that_is_not_two_player_or_a_bad_table_is_refused(tmp_path) -> No
         PositionValueAgent(np.zeros(10))
     with pytest.raises(ValueError, match=r"in \[0, 1\]"):
         PositionValueAgent(np.full(NUM_POSITIONS, 2.0))
-    with pytest.raises(ValueError, match="no position-value table"):
+    with pytest.raises(ValueError, match="no value table"):
         PositionValueAgent(tmp_path / "missing.npz")
     with pytest.raises(ValueError, match="need rounds >= 1"):
         train_position_values(rounds=0)
@@ -92,5 +92,5 @@ def test_a_table_file_round_trips_and_loading_runs_no_code(tmp_path) -> None:
         PositionValueAgent(path, four_of_a_kind_is_two_pairs=True)
     pickled = tmp_path / "p.npz"
     np.savez(pickled, table=np.array([object()], dtype=object), meta=np.array(json.dumps({})))
-    with pytest.raises(ValueError, match="pickle"):
+    with pytest.raises(ValueError, match="[Pp]ickle|object"):
         load_table(pickled)

@@ -8,7 +8,8 @@ heuristic guesses the prize values by hand; this agent learns them.
 
 Training is self-play with expected backups (trial-based real-time dynamic programming, Barto, Bradtke & Singh
 1995): each round plays a batch of games with both seats on the current table, then every turn-start position
-the games reached gets its one-turn Bellman backup, ``V(s) = W(s) + value of the turn solved for gains(s)``, where
+the games reached, and every position up to ``depth`` turns from one (what its backup reads), gets its one-turn
+Bellman backup, ``V(s) = W(s) + value of the turn solved for gains(s)``, where
 ``W(s) = 1 - V(the opponent's view of s)`` is handing the turn over empty. The dice of a turn are enumerated
 exactly by the solver, so a backup has no sampling noise, and self-play decides which positions are worth
 backing up. :func:`solve_positions` sweeps every position instead (value iteration), the yardstick the tests
@@ -18,8 +19,6 @@ and ``bench/`` compare the learned table with.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import time
 from functools import cache
@@ -28,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.value_tables import load_arrays, save_arrays, score_and_card
 from envs.easy_come_easy_go import engine as eng
 
 from .exact import _tables, solve_turns
@@ -148,19 +148,14 @@ def _check_table(table: Any) -> np.ndarray:
 
 
 def save_table(path: str | Path, table: np.ndarray, meta: dict[str, Any]) -> None:
-    """``table`` and ``meta`` (JSON) as an .npz of plain arrays: loading it runs no code."""
-    np.savez_compressed(Path(path), table=_check_table(table).astype(np.float32), meta=np.array(json.dumps(meta)))
+    """``table`` (as float32) and ``meta`` in an .npz of plain arrays (``agents.value_tables``)."""
+    save_arrays(path, {"table": _check_table(table).astype(np.float32)}, meta)
 
 
 def load_table(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
     """(table, meta) of a file :func:`save_table` wrote; read without pickle."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no position-value table at {path}")
-    with np.load(path, allow_pickle=False) as data:
-        if set(data.files) != {"table", "meta"}:
-            raise ValueError(f"{path} is not a position-value table (arrays {sorted(data.files)})")
-        return _check_table(data["table"]), json.loads(str(data["meta"]))
+    arrays, meta = load_arrays(path, ("table",))
+    return _check_table(arrays["table"]), meta
 
 
 def _turn_starts(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -169,26 +164,30 @@ def _turn_starts(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
     return position_index(states[first, eng.OWNER : eng.OWNER + eng.NUM_PRIZES], seats[first])
 
 
-def _with_successors(index: np.ndarray) -> np.ndarray:
-    """``index`` and every position one turn away (a prize collected or not, the opponent to move): a backup
-    reads those, so backing them up too keeps the values it reads learned rather than initial."""
+def _with_successors(index: np.ndarray, depth: int) -> np.ndarray:
+    """``index`` and every position up to ``depth`` turns away (a prize collected or not, the other seat to move):
+    a backup reads the next ones, so backing them up too keeps the values it reads learned rather than initial."""
     _, swapped, take = _moves()
-    after = np.concatenate([index[:, None], take[index]], axis=1)
-    return np.unique(np.concatenate([index, swapped[after].ravel()]))
+    for _ in range(depth):
+        after = np.concatenate([index[:, None], take[index]], axis=1)
+        index = np.unique(np.concatenate([index, swapped[after].ravel()]))
+    return index
 
 
 def train_position_values(
-    rounds: int = 60, games: int = 1024, seed: int = 0, minutes: float | None = None, progress: bool = False,
+    rounds: int = 60, games: int = 1024, seed: int = 0, minutes: float | None = None, depth: int = 2,
+    progress: bool = False,
 ) -> tuple[np.ndarray, list[dict[str, float]]]:  # fmt: skip
     """Self-play training (module docstring): ``rounds`` rounds of ``games`` parallel games on the current table
-    (each round plays ``games`` decisions' worth of steps, ended games restarting), then the backups of the
-    positions they reached. Stops early after ``minutes``. Returns the table and one record per round."""
+    (16 steps of each, ended games restarting), then the backups of the turn-start positions they reached and of
+    those up to ``depth`` turns from them. Stops early after ``minutes``. Returns the table and one record per
+    round."""
     from tqdm import tqdm
 
     from envs.common.game_batch import BatchedGame
 
-    if rounds < 1 or games < 1:
-        raise ValueError(f"need rounds >= 1 and games >= 1, got {rounds}, {games}")
+    if rounds < 1 or games < 1 or depth < 0:
+        raise ValueError(f"need rounds >= 1, games >= 1 and depth >= 0, got {rounds}, {games}, {depth}")
     table = initial_table()
     agent = PositionValueAgent(table)
     engine = BatchedGame("easy_come_easy_go", games, seed=seed, copy=False, num_players=2)
@@ -203,7 +202,7 @@ def train_position_values(
             reached.append(_turn_starts(states, seats))
             actions = agent.act_states(states, masks, seats)
             _, masks, _, _, _, info = engine.step(actions)
-        reached = _with_successors(np.unique(np.concatenate(reached)))
+        reached = _with_successors(np.unique(np.concatenate(reached)), depth)
         new = backup(table, reached)
         change = float(np.abs(new - table[reached]).max()) if reached.size else 0.0
         table = table.copy()
@@ -216,18 +215,12 @@ def train_position_values(
     return table, history
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def main(argv: list[str] | None = None) -> int:
     """``python -m agents.easy_come_easy_go.position_values``: train a table by self-play and score it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=60, help="self-play rounds (default 60)")
     parser.add_argument("--games", type=int, default=1024, help="games played in parallel per round (default 1024)")
+    parser.add_argument("--depth", type=int, default=2, help="also back up positions this many turns on (default 2)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--minutes", type=float, default=None, help="stop after this many minutes")
     parser.add_argument("--out", type=Path, default=Path("runs/eceg_td/eceg_td.npz"),
@@ -235,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--score-games", type=int, default=20_000, help="head-to-head games per baseline")
     args = parser.parse_args(argv)
     try:
-        table, history = train_position_values(args.rounds, args.games, args.seed, args.minutes, progress=True)
+        table, history = train_position_values(args.rounds, args.games, args.seed, args.minutes, args.depth,
+                                               progress=True)  # fmt: skip
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
@@ -246,31 +240,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the first mover's chance: learned {table[0]:.4f}, exact {exact[0]:.4f} (value iteration)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     command = "python -m agents.easy_come_easy_go.position_values " + " ".join(sys.argv[1:] if argv is None else argv)
-    recipe = {"command": command, "rounds": last["round"], "games": args.games, "seed": args.seed}
+    recipe = {"command": command, "rounds": last["round"], "games": args.games, "depth": args.depth, "seed": args.seed}
     save_table(args.out, table, {**recipe, "four_of_a_kind_is_two_pairs": False})
     print(f"wrote {args.out}")
-    from agents.benchmarks import table_player
-    from agents.self_play import head_to_head
-
-    bot, config, rows = PositionValueAgent(args.out), {"num_players": 2}, []
-    rivals = {name: table_player("easy_come_easy_go", name, config) for name in AGAINST}
-    for rival, agent in {**rivals, "the exact table": PositionValueAgent(exact)}.items():
-        result = head_to_head("easy_come_easy_go", bot, agent, config, games=args.score_games, seed=12345)
-        low, high = result["ci95"]
-        print(f"against {rival}: {result['win_rate']:.4f} [{low:.4f}, {high:.4f}] over {result['games']} games")
-        if rival in rivals:
-            rows.append({"against": rival, "win_rate": result["win_rate"], "ci95": [low, high],
-                         "games": result["games"]})  # fmt: skip
-    card = {"name": args.out.stem, "game": "easy_come_easy_go", "config": {}, "players": [2],
-            "model": args.out.name, "loader": f"{__name__}:PositionValueAgent", "against": list(AGAINST),
-            "recipe": recipe, "commit": _commit(),
+    card = {"loader": f"{__name__}:PositionValueAgent", "recipe": recipe,
             "measured": {"rounds": last["round"], "minutes": round(last["seconds"] / 60, 2),
-                         "positions": last["visited"], "head_to_head": rows}}  # fmt: skip
-    import yaml
-
-    card_path = args.out.with_suffix(".yaml")
-    card_path.write_text(f"# Shipped by: {command}\n" + yaml.safe_dump(card, sort_keys=False))
-    print(f"wrote {card_path}")
+                         "positions": last["visited"]}}  # fmt: skip
+    score_and_card("easy_come_easy_go", PositionValueAgent(args.out), AGAINST, args.score_games, args.out, card,
+                   command, extra={"the exact table": PositionValueAgent(exact)})  # fmt: skip
     return 0
 
 

@@ -1,0 +1,220 @@
+"""Extra! planning values learned by self-play (``extra_td``): the planner's tables, fitted to final scores.
+
+Why: the planner and expectimax (``heuristics``) score an afterstate with a planning value ``V`` that is a sum of
+table entries, one per row (by its checks), one per EXTRA column (by its checks) and one per EXTRA number, and the
+tables are drawn from three hand-set weights. The same tables can be *learned*: ``V(afterstate)`` should be the
+final score a seat goes on to make from there, and a sum of table entries is a linear model over one-hot
+features, so least squares fits it to the final scores of games played.
+
+Training is approximate policy iteration in 2-player self-play: each generation plays a batch of games with
+every seat on the current tables (a share ``epsilon`` of moves random, so the fit sees moves the policy would
+not make), fits new tables to each seat's final score from each of its non-final afterstates (ridge least
+squares), and keeps the generation whose tables score best on a fixed set of evaluation games (policy iteration
+with a fitted value chatters; the evaluation picks the best of it). Every seat's sheet is its own, so both seats
+of a game give samples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.value_tables import load_arrays, save_arrays, score_and_card
+from envs.extra import engine as E
+from envs.extra.config import ExtraConfig
+
+from .heuristics import MAX_CHECKS, SHEET_SLOTS, PlannerAgent
+
+__all__ = ["TABLES", "LearnedPlannerAgent", "features", "fit_tables", "load_tables", "save_tables",
+           "train_planning_values"]  # fmt: skip
+
+TABLES = Path(__file__).resolve().parents[1] / "models" / "extra_td.npz"
+AGAINST = ("extra_expectimax", "extra_planner", "extra_greedy", "random")  # the baselines a table is scored on
+_ROW0, _COL0 = 0, E.NUM_ROWS * MAX_CHECKS
+_NUM0 = _COL0 + E.NUM_COLUMNS * MAX_CHECKS
+NUM_FEATURES = _NUM0 + 7  # EXTRA numbers 0 (none yet) .. 6
+SHAPES = {"rows": (E.NUM_ROWS, MAX_CHECKS), "columns": (E.NUM_COLUMNS, MAX_CHECKS), "numbers": (7,)}
+
+
+def default_sheet() -> tuple[int, ...]:
+    """The default sheet layout's key (``state[SHEET_SLOTS]``): the layout the shipped tables were learned on."""
+    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    E.init_state(state, E.header(ExtraConfig(num_players=1)))
+    return tuple(int(v) for v in state[SHEET_SLOTS])
+
+
+def features(seat_blocks: np.ndarray) -> np.ndarray:
+    """(N, 17) the table entries (feature ids) ``V`` sums for N seat blocks (N, ``engine.PLAYER_SIZE``)."""
+    blocks = np.atleast_2d(seat_blocks).astype(np.int64)
+    rows = _ROW0 + np.arange(E.NUM_ROWS) * MAX_CHECKS + blocks[:, E.P_ROWS : E.P_ROWS + E.NUM_ROWS]
+    cols = _COL0 + np.arange(E.NUM_COLUMNS) * MAX_CHECKS + blocks[:, E.P_CHECKS : E.P_CHECKS + E.NUM_COLUMNS]
+    return np.concatenate([rows, cols, _NUM0 + blocks[:, E.P_NUMBER : E.P_NUMBER + E.NUM_COLUMNS]], axis=1)
+
+
+def fit_tables(ids: np.ndarray, targets: np.ndarray, ridge: float = 10.0) -> dict[str, np.ndarray]:
+    """Ridge least squares of ``targets`` (N,) on the one-hot features ``ids`` (N, 17), as the three tables."""
+    gram, moment = np.zeros((NUM_FEATURES, NUM_FEATURES)), np.zeros(NUM_FEATURES)
+    for start in range(0, len(ids), 20_000):  # the Gram matrix by counting feature pairs, in chunks
+        x, y = ids[start : start + 20_000], targets[start : start + 20_000]
+        moment += np.bincount(x.ravel(), weights=np.repeat(y, x.shape[1]), minlength=NUM_FEATURES)
+        pairs = (x[:, :, None] * NUM_FEATURES + x[:, None, :]).ravel()
+        gram += np.bincount(pairs, minlength=NUM_FEATURES**2).reshape(NUM_FEATURES, NUM_FEATURES)
+    weights = np.linalg.solve(gram + ridge * np.eye(NUM_FEATURES), moment)
+    return {"rows": weights[:_COL0].reshape(SHAPES["rows"]), "columns": weights[_COL0:_NUM0].reshape(SHAPES["columns"]),
+            "numbers": weights[_NUM0:]}  # fmt: skip
+
+
+class LearnedPlannerAgent(PlannerAgent):
+    """The planner on learned tables (default: the shipped ``extra_td.npz``), on the sheet layout they fit."""
+
+    name = "extra_td"
+
+    def __init__(self, tables: str | Path | dict[str, np.ndarray] | None = None) -> None:
+        super().__init__()
+        if tables is None or isinstance(tables, str | Path):
+            tables, meta = load_tables(TABLES if tables is None else tables)
+            self.sheet = tuple(meta["sheet"])
+        else:
+            self.sheet = default_sheet()
+        tables = _check_tables(tables)
+        self._numbers = tables["numbers"]
+        self._tables = {self.sheet: (tables["rows"], tables["columns"])}
+
+    def _sheet_tables(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        sheets = np.atleast_2d(states)[:, SHEET_SLOTS]
+        other = np.flatnonzero((sheets != np.array(self.sheet)).any(axis=1))
+        if other.size:
+            raise ValueError(f"{self.name}'s tables were learned on the default sheet; state {int(other[0])} has "
+                             "another layout (config sheet)")  # fmt: skip
+        rows, cols = self._tables[self.sheet]
+        return np.zeros(len(sheets), dtype=np.int64), rows[None], cols[None]
+
+
+def _check_tables(tables: Any) -> dict[str, np.ndarray]:
+    if not isinstance(tables, dict) or set(tables) != set(SHAPES):
+        raise ValueError(f"planning tables are a dict of {', '.join(SHAPES)}, got {type(tables).__name__}")
+    out = {k: np.ascontiguousarray(tables[k], dtype=np.float64) for k in SHAPES}
+    for k, shape in SHAPES.items():
+        if out[k].shape != shape or not np.isfinite(out[k]).all():
+            raise ValueError(f"planning table {k!r} must be {shape} finite numbers, got {out[k].shape}")
+    return out
+
+
+def save_tables(path: str | Path, tables: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+    save_arrays(path, {k: v.astype(np.float32) for k, v in _check_tables(tables).items()}, meta)
+
+
+def load_tables(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(tables, meta) of a file :func:`save_tables` wrote; read without pickle."""
+    arrays, meta = load_arrays(path, tuple(SHAPES))
+    if "sheet" not in meta:
+        raise ValueError(f"{path}: its meta does not name the sheet layout the tables fit")
+    return _check_tables(arrays), meta
+
+
+def play_self_play(
+    agent: PlannerAgent, games: int, seed: int, epsilon: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``games`` 2-player games, both seats ``agent`` (a share ``epsilon`` of moves uniformly random among the
+    legal ones). Returns every non-final afterstate's features (N, 17), the final score of the seat it belongs
+    to (N,), and every seat's final score (games, 2)."""
+    from envs.common.game_batch import BatchedGame
+
+    engine = BatchedGame("extra", games, seed=seed, copy=False, num_players=2)
+    _, masks, info = engine.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    playing = np.ones(games, dtype=bool)
+    finals = np.zeros((games, 2))
+    ids, owner = [], []  # each sample's features and its (game, seat)
+    while playing.any():
+        rows, seats = np.nonzero(info["acting"] & playing[:, None])
+        chosen = agent.act_states(engine.states[rows], masks[rows, seats], seats)
+        explore = rng.random(len(rows)) < epsilon
+        if explore.any():
+            legal = masks[rows[explore], seats[explore]].astype(np.float64)
+            pick = rng.random((int(explore.sum()), 1)) * legal.sum(axis=1, keepdims=True)
+            chosen[explore] = (legal.cumsum(axis=1) > pick).argmax(axis=1)
+        actions = np.zeros((games, 2), dtype=np.int64)
+        actions[rows, seats] = chosen
+        _, masks, _, _, _, info = engine.step(actions, playing)
+        ended = info["ended"]
+        for k, g in enumerate(ended.tolist()):
+            finals[g] = [E.score(info["final_state"][k], s) for s in range(2)]
+        playing[ended] = False
+        blocks = engine.states[rows[:, None], E.PLAYERS + seats[:, None] * E.PLAYER_SIZE + np.arange(E.PLAYER_SIZE)]
+        going_on = ~np.isin(rows, ended) & (blocks[:, E.P_DONE] == 0)  # a final sheet's value is its score
+        ids.append(features(blocks[going_on]))
+        owner.append(rows[going_on] * 2 + seats[going_on])
+    owner = np.concatenate(owner)
+    return np.concatenate(ids), finals.ravel()[owner], finals
+
+
+def train_planning_values(
+    generations: int = 30, games: int = 16384, seed: int = 0, epsilon: float = 0.05, ridge: float = 10.0,
+    eval_games: int = 4096, progress: bool = False,
+) -> tuple[dict[str, np.ndarray], list[dict[str, float]]]:  # fmt: skip
+    """Approximate policy iteration in self-play (module docstring), from the hand-set planner's tables. Returns
+    the tables of the generation that scored best on the evaluation games (its own seed), and one record per
+    generation (its mean score there)."""
+    from tqdm import tqdm
+
+    if generations < 1 or games < 1 or eval_games < 1 or not 0 <= epsilon <= 1 or ridge <= 0:
+        raise ValueError(f"need generations, games, eval_games >= 1, epsilon in [0, 1] and ridge > 0; got "
+                         f"{generations}, {games}, {eval_games}, {epsilon}, {ridge}")  # fmt: skip
+    agent: PlannerAgent = PlannerAgent()
+    best, best_score, history, started = None, -np.inf, [], time.perf_counter()
+    for g in tqdm(range(generations), desc="extra_td self-play", disable=not progress):
+        ids, targets, finals = play_self_play(agent, games, seed + 1 + g, epsilon)
+        tables = fit_tables(ids, targets, ridge)
+        agent = LearnedPlannerAgent(tables)
+        score = float(play_self_play(agent, eval_games, seed, 0.0)[2].mean())  # every generation: the same games
+        history.append({"generation": g + 1, "samples": len(ids), "played_mean_score": float(finals.mean()),
+                        "eval_mean_score": score, "seconds": time.perf_counter() - started})  # fmt: skip
+        if score > best_score:
+            best, best_score = tables, score
+    return best, history
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m agents.extra.learned_values``: learn planning tables by self-play, then score them."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--generations", type=int, default=30, help="policy-iteration generations (default 30)")
+    parser.add_argument("--games", type=int, default=16384, help="self-play games per generation (default 16384)")
+    parser.add_argument("--epsilon", type=float, default=0.05, help="share of random moves in training games")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path("runs/extra_td/extra_td.npz"),
+                        help="the tables to write; their card (the .yaml beside it) too")  # fmt: skip
+    parser.add_argument("--score-games", type=int, default=4000, help="head-to-head games per baseline")
+    args = parser.parse_args(argv)
+    try:
+        tables, history = train_planning_values(args.generations, args.games, args.seed, args.epsilon,
+                                                progress=True)  # fmt: skip
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    best = max(history, key=lambda h: h["eval_mean_score"])
+    for h in history:
+        print(f"generation {h['generation']:>3}: mean score {h['played_mean_score']:7.1f} while training, "
+              f"{h['eval_mean_score']:7.1f} on the evaluation games")  # fmt: skip
+    print(f"kept generation {best['generation']} ({best['eval_mean_score']:.1f}); {history[-1]['seconds']:.1f} s")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    command = "python -m agents.extra.learned_values " + " ".join(sys.argv[1:] if argv is None else argv)
+    recipe = {"command": command, "generations": args.generations, "games": args.games, "epsilon": args.epsilon,
+              "seed": args.seed}  # fmt: skip
+    save_tables(args.out, tables, {**recipe, "sheet": list(default_sheet()), "kept": best["generation"]})
+    print(f"wrote {args.out}")
+    card = {"loader": f"{__name__}:LearnedPlannerAgent", "recipe": recipe,
+            "measured": {"generations": len(history), "kept": best["generation"],
+                         "minutes": round(history[-1]["seconds"] / 60, 2),
+                         "eval_mean_score": round(best["eval_mean_score"], 1)}}  # fmt: skip
+    score_and_card("extra", LearnedPlannerAgent(args.out), AGAINST, args.score_games, args.out, card, command)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""Learned value tables (Easy Come's position values, Extra!'s planning values): files, cards and scoring.
+
+Why one module: a table-valued agent ships as an ``.npz`` of plain arrays (loading it runs no code, unlike a
+pickle) beside a card (``agents.shipped``), and each trainer scores its table head to head against its game's
+baselines the same way; this holds that plumbing once.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["git_commit", "load_arrays", "save_arrays", "score_and_card"]
+
+
+def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
+    """``arrays`` and ``meta`` (as JSON text) in one compressed .npz."""
+    np.savez_compressed(Path(path), meta=np.array(json.dumps(meta)), **arrays)
+
+
+def load_arrays(path: str | Path, names: tuple[str, ...]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """(the arrays ``names``, meta) of a file :func:`save_arrays` wrote; read without pickle, so an object array
+    is an error rather than code run."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no value table at {path}")
+    with np.load(path, allow_pickle=False) as data:
+        if set(data.files) != {*names, "meta"}:
+            raise ValueError(f"{path} is not a value table of {', '.join(names)} (it holds {sorted(data.files)})")
+        return {name: data[name] for name in names}, json.loads(str(data["meta"]))
+
+
+def git_commit() -> str:
+    """The checked-out commit (what a shipped card says produced it), or "unknown" outside a git clone."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
+
+
+def score_and_card(
+    game: str, bot: Any, against: tuple[str, ...], games: int, out: Path, card: dict[str, Any], command: str,
+    extra: dict[str, Any] | None = None, seed: int = 12345,
+) -> Path:  # fmt: skip
+    """Play ``bot`` head to head (2 players, seats alternated) against each of ``against`` and the ``extra``
+    agents (printed only), print each win share, and write the card (``card`` plus the measured rows) beside
+    the table ``out``. Returns the card's path."""
+    import yaml
+
+    from agents.benchmarks import table_player
+    from agents.self_play import head_to_head
+
+    config, rows = {"num_players": 2}, []
+    rivals = {name: table_player(game, name, config) for name in against}
+    for name, rival in {**rivals, **(extra or {})}.items():
+        result = head_to_head(game, bot, rival, config, games=games, seed=seed)
+        low, high = result["ci95"]
+        print(f"against {name}: {result['win_rate']:.4f} [{low:.4f}, {high:.4f}] over {games} games "
+              f"({result['tie_rate']:.1%} ties, {result['games_per_second']:.0f} games/s)")  # fmt: skip
+        if name in rivals:
+            rows.append({"against": name, "win_rate": result["win_rate"], "ci95": [low, high], "games": games})
+    card = {"name": out.stem, "game": game, "config": {}, "players": [2], "model": out.name, **card,
+            "against": list(against), "commit": git_commit()}  # fmt: skip
+    card["measured"] = {**card.get("measured", {}), "head_to_head": rows}
+    path = out.with_suffix(".yaml")
+    path.write_text(f"# Shipped by: {command}\n" + yaml.safe_dump(card, sort_keys=False))
+    print(f"wrote {path}")
+    return path

@@ -1,0 +1,104 @@
+"""Extra!'s planning values learned by self-play (agents.extra.learned_values, shipped as ``extra_td``): the
+features and the fit, the planner on given tables, seeded training that beats the hand-set tables, the shipped
+tables' play, and the errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.extra.heuristics import PlannerAgent, number_bonus, planning_tables
+from agents.extra.learned_values import (
+    NUM_FEATURES,
+    LearnedPlannerAgent,
+    default_sheet,
+    features,
+    fit_tables,
+    load_tables,
+    play_self_play,
+    save_tables,
+    train_planning_values,
+)
+from envs.common.game_batch import BatchedGame
+from envs.extra import engine as E
+
+TWO = {"num_players": 2}
+
+
+def hand_tables() -> dict[str, np.ndarray]:
+    rows, cols = planning_tables(default_sheet(), np.array(PlannerAgent.DEFAULTS))
+    return {"rows": rows, "columns": cols, "numbers": number_bonus(np.array(PlannerAgent.DEFAULTS))}
+
+
+def decisions(games: int, seed: int, **config: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seat-0 decisions of ``games`` 2-player games after a few random rounds: (states, masks, seats)."""
+    engine = BatchedGame("extra", games, seed=seed, num_players=2, **config)
+    _, masks, _ = engine.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(4):
+        legal = masks.astype(np.float64)
+        pick = rng.random((games, 2, 1)) * legal.sum(axis=2, keepdims=True)
+        _, masks, _, _, _, _ = engine.step((legal.cumsum(axis=2) > pick).argmax(axis=2))
+    return engine.states.copy(), masks[:, 0].copy(), np.zeros(games, dtype=np.int64)
+
+
+def test_the_features_are_the_table_entries_the_planning_value_sums() -> None:
+    block = np.zeros(E.PLAYER_SIZE, dtype=np.int32)
+    block[E.P_ROWS + 3] = 5  # row of sum 5: five checks
+    block[E.P_CHECKS + 1], block[E.P_NUMBER + 1] = 2, 6
+    ids = features(block)[0]
+    assert ids.shape == (17,) and ids.max() < NUM_FEATURES
+    assert ids[3] == 3 * 31 + 5 and ids[0] == 0
+    assert ids[E.NUM_ROWS + 1] == E.NUM_ROWS * 31 + 31 + 2
+    assert ids[E.NUM_ROWS + E.NUM_COLUMNS + 1] == E.NUM_ROWS * 31 + E.NUM_COLUMNS * 31 + 6
+
+
+def test_least_squares_recovers_an_additive_value() -> None:
+    rng = np.random.default_rng(0)
+    truth = rng.normal(size=NUM_FEATURES)
+    ids = features(rng.integers(0, 7, size=(5000, E.PLAYER_SIZE)))
+    fitted = fit_tables(ids, truth[ids].sum(axis=1), ridge=1e-6)
+    weights = np.concatenate([fitted["rows"].ravel(), fitted["columns"].ravel(), fitted["numbers"]])
+    np.testing.assert_allclose(weights[ids].sum(axis=1), truth[ids].sum(axis=1), atol=1e-6)
+
+
+def test_on_the_hand_set_tables_it_plays_exactly_the_planner() -> None:
+    states, masks, seats = decisions(64, seed=1)
+    planner, learned = PlannerAgent(), LearnedPlannerAgent(hand_tables())
+    np.testing.assert_array_equal(learned.act_states(states, masks, seats), planner.act_states(states, masks, seats))
+    np.testing.assert_allclose(learned.advise(states, masks, seats)[1], planner.advise(states, masks, seats)[1])
+
+
+def test_self_play_training_is_seeded_and_beats_the_hand_set_tables() -> None:
+    first, history = train_planning_values(generations=2, games=2048, seed=5, eval_games=1024)
+    again, _ = train_planning_values(generations=2, games=2048, seed=5, eval_games=1024)
+    for key in first:
+        np.testing.assert_array_equal(first[key], again[key])
+    assert [h["generation"] for h in history] == [1, 2]
+    hand = play_self_play(PlannerAgent(), 1024, seed=5)[2].mean()  # the evaluation games: the run's own seed
+    assert max(h["eval_mean_score"] for h in history) > hand + 50
+
+
+def test_another_sheet_or_bad_tables_are_refused(tmp_path) -> None:
+    states, masks, seats = decisions(2, seed=2, sheet={"penalty": 100})
+    with pytest.raises(ValueError, match="learned on the default sheet"):
+        LearnedPlannerAgent(hand_tables()).act_states(states, masks, seats)
+    with pytest.raises(ValueError, match="dict of rows, columns, numbers"):
+        LearnedPlannerAgent({"rows": np.zeros((11, 31))})
+    with pytest.raises(ValueError, match=r"'numbers' must be \(7,\)"):
+        LearnedPlannerAgent({**hand_tables(), "numbers": np.zeros(3)})
+    with pytest.raises(ValueError, match="no value table"):
+        LearnedPlannerAgent(tmp_path / "missing.npz")
+    with pytest.raises(ValueError, match="epsilon in"):
+        train_planning_values(epsilon=2.0)
+
+
+def test_tables_round_trip_with_their_sheet(tmp_path) -> None:
+    path = tmp_path / "t.npz"
+    save_tables(path, hand_tables(), {"sheet": list(default_sheet())})
+    tables, meta = load_tables(path)
+    np.testing.assert_allclose(tables["rows"], hand_tables()["rows"], rtol=1e-6)
+    assert tuple(meta["sheet"]) == default_sheet()
+    save_tables(path, hand_tables(), {})
+    with pytest.raises(ValueError, match="sheet layout"):
+        load_tables(path)
