@@ -102,3 +102,19 @@ def test_tables_round_trip_with_their_sheet(tmp_path) -> None:
     save_tables(path, hand_tables(), {})
     with pytest.raises(ValueError, match="sheet layout"):
         load_tables(path)
+
+
+def test_the_command_writes_tables_and_a_card_that_loads(tmp_path, capsys) -> None:
+    import yaml
+
+    from agents.extra.learned_values import main
+    from agents.shipped import _load_model
+
+    out = tmp_path / "mine.npz"
+    assert main(["--generations", "1", "--games", "256", "--score-games", "10", "--out", str(out)]) == 0
+    card = yaml.safe_load(out.with_suffix(".yaml").read_text())
+    assert card["model"] == "mine.npz" and card["players"] == [2]
+    assert [row["against"] for row in card["measured"]["head_to_head"]] == list(card["against"])
+    agent = _load_model("mine", {**card, "model": str(out)}, deterministic=True)
+    assert isinstance(agent, LearnedPlannerAgent)
+    assert "against extra_expectimax" in capsys.readouterr().out

@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     recipe = {"command": command, "rounds": last["round"], "games": args.games, "depth": args.depth, "seed": args.seed}
     save_table(args.out, table, {**recipe, "four_of_a_kind_is_two_pairs": False})
     print(f"wrote {args.out}")
-    card = {"loader": f"{__name__}:PositionValueAgent", "recipe": recipe,
+    card = {"loader": "agents.easy_come_easy_go.position_values:PositionValueAgent", "recipe": recipe,
             "measured": {"rounds": last["round"], "minutes": round(last["seconds"] / 60, 2),
                          "positions": last["visited"]}}  # fmt: skip
     score_and_card("easy_come_easy_go", PositionValueAgent(args.out), AGAINST, args.score_games, args.out, card,

@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
               "seed": args.seed}  # fmt: skip
     save_tables(args.out, tables, {**recipe, "sheet": list(default_sheet()), "kept": best["generation"]})
     print(f"wrote {args.out}")
-    card = {"loader": f"{__name__}:LearnedPlannerAgent", "recipe": recipe,
+    card = {"loader": "agents.extra.learned_values:LearnedPlannerAgent", "recipe": recipe,
             "measured": {"generations": len(history), "kept": best["generation"],
                          "minutes": round(history[-1]["seconds"] / 60, 2),
                          "eval_mean_score": round(best["eval_mean_score"], 1)}}  # fmt: skip
