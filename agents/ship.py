@@ -80,13 +80,17 @@ def main(argv: list[str] | None = None) -> int:
         print(ship(Path(args.ship[0]), args.ship[1], git_commit()))
         return 0
     names = args.only or list(shipped())
-    print(f"{'shipped agent':<14} {'game':<18} {'against':<18} {'win share':>9}  95% interval     games/s")
+    print(f"{'shipped agent':<14} {'game':<18} {'against':<18} {'win share':>9}  95% interval     games/s  "
+          "its card (the games it was measured on)")  # fmt: skip
     for name in names:
         card = shipped_card(name)
+        measured = {r["against"]: r for r in card.get("measured", {}).get("head_to_head", [])}
         for row in match(name, args.games):
             low, high = row["ci95"]
+            known = measured.get(row["against"])
+            told = f"{known['win_rate']:.3f} over {known['games']:,}" if known else ""
             print(f"{name:<14} {card['game']:<18} {row['against']:<18} {row['win_rate']:>9.3f}  "
-                  f"[{low:.3f}, {high:.3f}]  {row['games_per_second']:>8.0f}")  # fmt: skip
+                  f"[{low:.3f}, {high:.3f}]  {row['games_per_second']:>8.0f}  {told}")  # fmt: skip
     return 0
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from agents import make_agent
+from agents.benchmarks import table_player
 from agents.extra.heuristics import PlannerAgent, number_bonus, planning_tables
 from agents.extra.learned_values import (
     NUM_FEATURES,
@@ -19,6 +21,8 @@ from agents.extra.learned_values import (
     save_tables,
     train_planning_values,
 )
+from agents.self_play import head_to_head
+from agents.shipped import ShippedAgent
 from envs.common.game_batch import BatchedGame
 from envs.extra import engine as E
 
@@ -77,6 +81,14 @@ def test_self_play_training_is_seeded_and_beats_the_hand_set_tables() -> None:
     assert [h["generation"] for h in history] == [1, 2]
     hand = play_self_play(PlannerAgent(), 1024, seed=5)[2].mean()  # the evaluation games: the run's own seed
     assert max(h["eval_mean_score"] for h in history) > hand + 50
+
+
+def test_the_shipped_tables_beat_expectimax() -> None:
+    bot = make_agent("extra_td")
+    assert isinstance(bot, ShippedAgent) and bot.reads_state and bot.players == [2]
+    rival = table_player("extra", "extra_expectimax", TWO)
+    row = head_to_head("extra", bot, rival, TWO, games=1000, seed=12345)
+    assert row["ci95"][0] > 0.5, row
 
 
 def test_another_sheet_or_bad_tables_are_refused(tmp_path) -> None:

@@ -9,9 +9,12 @@ import json
 import numpy as np
 import pytest
 
+from agents import make_agent
+from agents.benchmarks import table_player
 from agents.easy_come_easy_go.exact import solve_turn
 from agents.easy_come_easy_go.position_values import (
     NUM_POSITIONS,
+    TABLE,
     PositionValueAgent,
     backup,
     initial_table,
@@ -21,6 +24,8 @@ from agents.easy_come_easy_go.position_values import (
     solve_positions,
     train_position_values,
 )
+from agents.self_play import head_to_head
+from agents.shipped import ShippedAgent
 from envs.common.game_batch import BatchedGame
 from envs.easy_come_easy_go import engine as eng
 
@@ -62,6 +67,16 @@ def test_self_play_training_is_seeded_and_learns_the_opening_values(exact: np.nd
     assert history[-1]["visited"] > history[0]["positions"]  # it reaches new positions as it plays
     assert not np.array_equal(first, initial_table())
     assert abs(first[0] - exact[0]) < abs(initial_table()[0] - exact[0])
+
+
+def test_the_shipped_table_beats_the_heuristic_and_plays_like_the_exact_table(exact: np.ndarray) -> None:
+    bot = make_agent("eceg_td")
+    assert isinstance(bot, ShippedAgent) and bot.reads_state and bot.players == [2]
+    rival = table_player("easy_come_easy_go", "eceg_heuristic", TWO)
+    row = head_to_head("easy_come_easy_go", bot, rival, TWO, games=4000, seed=12345)
+    assert row["ci95"][0] > 0.5, row
+    table, _ = load_table(TABLE)
+    assert abs(table[0] - exact[0]) < 1e-6  # its opening value is value iteration's
 
 
 def test_a_game_that_is_not_two_player_or_a_bad_table_is_refused(tmp_path) -> None:
