@@ -7,14 +7,16 @@ baselines the same way; this holds that plumbing once.
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["git_commit", "load_arrays", "save_arrays", "score_and_card"]
+__all__ = ["command_line", "git_commit", "load_arrays", "save_arrays", "score_and_card", "trainer_parser"]
 
 
 def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
@@ -32,6 +34,23 @@ def load_arrays(path: str | Path, names: tuple[str, ...]) -> tuple[dict[str, np.
         if set(data.files) != {*names, "meta"}:
             raise ValueError(f"{path} is not a value table of {', '.join(names)} (it holds {sorted(data.files)})")
         return {name: data[name] for name in names}, json.loads(str(data["meta"]))
+
+
+def trainer_parser(description: str, name: str, score_games: int) -> argparse.ArgumentParser:
+    """A table trainer's command line with the arguments every trainer takes (``--seed``, ``--out``,
+    ``--score-games``); each adds its own."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=Path(f"runs/{name}/{name}.npz"),
+                        help="the table to write; its card (the .yaml beside it) too")  # fmt: skip
+    parser.add_argument("--score-games", type=int, default=score_games,
+                        help=f"head-to-head games per baseline (default {score_games:,})")  # fmt: skip
+    return parser
+
+
+def command_line(module: str, argv: list[str] | None) -> str:
+    """The command that ran a trainer (what its card's recipe records)."""
+    return f"python -m {module} " + " ".join(sys.argv[1:] if argv is None else argv)
 
 
 def git_commit() -> str:

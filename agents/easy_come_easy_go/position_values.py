@@ -18,7 +18,6 @@ and ``bench/`` compare the learned table with.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from functools import cache
@@ -27,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_tables import load_arrays, save_arrays, score_and_card
+from agents.value_tables import command_line, load_arrays, save_arrays, score_and_card, trainer_parser
 from envs.easy_come_easy_go import engine as eng
 
 from .exact import _tables, solve_turns
@@ -217,15 +216,11 @@ def train_position_values(
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m agents.easy_come_easy_go.position_values``: train a table by self-play and score it."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = trainer_parser(__doc__.splitlines()[0], "eceg_td", 20_000)
     parser.add_argument("--rounds", type=int, default=60, help="self-play rounds (default 60)")
     parser.add_argument("--games", type=int, default=1024, help="games played in parallel per round (default 1024)")
     parser.add_argument("--depth", type=int, default=2, help="also back up positions this many turns on (default 2)")
-    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--minutes", type=float, default=None, help="stop after this many minutes")
-    parser.add_argument("--out", type=Path, default=Path("runs/eceg_td/eceg_td.npz"),
-                        help="the table to write; its card (the .yaml beside it) too")  # fmt: skip
-    parser.add_argument("--score-games", type=int, default=20_000, help="head-to-head games per baseline")
     args = parser.parse_args(argv)
     try:
         table, history = train_position_values(args.rounds, args.games, args.seed, args.minutes, args.depth,
@@ -239,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     exact = solve_positions()
     print(f"the first mover's chance: learned {table[0]:.4f}, exact {exact[0]:.4f} (value iteration)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    command = "python -m agents.easy_come_easy_go.position_values " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = command_line("agents.easy_come_easy_go.position_values", argv)
     recipe = {"command": command, "rounds": last["round"], "games": args.games, "depth": args.depth, "seed": args.seed}
     save_table(args.out, table, {**recipe, "four_of_a_kind_is_two_pairs": False})
     print(f"wrote {args.out}")

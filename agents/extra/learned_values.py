@@ -16,7 +16,6 @@ of a game give samples.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_tables import load_arrays, save_arrays, score_and_card
+from agents.value_tables import command_line, load_arrays, save_arrays, score_and_card, trainer_parser
 from envs.extra import engine as E
 from envs.extra.config import ExtraConfig
 
@@ -182,14 +181,10 @@ def train_planning_values(
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m agents.extra.learned_values``: learn planning tables by self-play, then score them."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = trainer_parser(__doc__.splitlines()[0], "extra_td", 4000)
     parser.add_argument("--generations", type=int, default=30, help="policy-iteration generations (default 30)")
     parser.add_argument("--games", type=int, default=16384, help="self-play games per generation (default 16384)")
     parser.add_argument("--epsilon", type=float, default=0.05, help="share of random moves in training games")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("runs/extra_td/extra_td.npz"),
-                        help="the tables to write; their card (the .yaml beside it) too")  # fmt: skip
-    parser.add_argument("--score-games", type=int, default=4000, help="head-to-head games per baseline")
     args = parser.parse_args(argv)
     try:
         tables, history = train_planning_values(args.generations, args.games, args.seed, args.epsilon,
@@ -203,7 +198,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{h['eval_mean_score']:7.1f} on the evaluation games")  # fmt: skip
     print(f"kept generation {best['generation']} ({best['eval_mean_score']:.1f}); {history[-1]['seconds']:.1f} s")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    command = "python -m agents.extra.learned_values " + " ".join(sys.argv[1:] if argv is None else argv)
+    command = command_line("agents.extra.learned_values", argv)
     recipe = {"command": command, "generations": args.generations, "games": args.games, "epsilon": args.epsilon,
               "seed": args.seed}  # fmt: skip
     save_tables(args.out, tables, {**recipe, "sheet": list(default_sheet()), "kept": best["generation"]})

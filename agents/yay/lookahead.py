@@ -21,6 +21,9 @@ uncrossed numbers, then the higher sum, ties to the first in seat order after it
                                                     * P(3d6 > the highest opponent number beside e)
     V = tanh(lead / (lead_scale + time_scale * m)),  m = the fewest empty squares of any row or column
 
+In the code the value is a table (``table``: per m, the weights of the lead's four terms and the scale), so a
+learned value (``learned_values``, the ``yay_td`` agent) plays through this same search.
+
 - The lead decides the game (the sum breaks ties), so it is the core. Only the best opponent's count enters it,
   so only that opponent's exposure counts.
 - Exposure: a number is lost only when someone writes a higher total into an empty square beside it, and that
@@ -52,32 +55,40 @@ The decisions:
   immediate action;
 - cross-off pending: the own number whose loss lowers ``V`` least (usually the lowest and most exposed one).
 
-The batch loop is one numba function (evaluation plays thousands of games), with scratch arrays reused per row.
+The batch loop is one numba function (evaluation plays thousands of games), with scratch arrays reused per row;
+from ``PARALLEL_ROWS`` rows on, the rows are cut into ranges spread over every thread, with the same moves (each
+row's simulated throws are drawn before the loop).
 
-Measured (one core, 8x8, defaults): against ``yay_greedy`` with seats alternated it wins 0.62-0.63 of two-player
-games (3000 games on each of two dice seeds; shared wins count); about 7000 decisions/s batched (a Monte Carlo
-decision is some 150 us), a two-player game with the agent in both seats 8-10 ms.
+Measured (8x8, defaults): against ``yay_greedy`` with seats alternated it wins 0.62-0.63 of two-player games (3000
+games on each of two dice seeds; shared wins count). A Monte Carlo decision is some 150 us on one core. Batched
+(``agents.self_play.head_to_head``, 2,048 games with the agent in both seats) it plays 178 games/s on one thread and
+345 on two (2026-12-03). Its weights are a local optimum against itself: each of the six set to half or to twice
+its value won 0.46-0.51 of 2,048 games against the defaults.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from envs.yay import engine as E
 from envs.yay.chance import LANDING_KEYS
 
 from .heuristics import BEAT, StatePlanner, read_states
 
-__all__ = ["YayLookaheadAgent"]
+__all__ = ["NUM_TERMS", "VALUE_ROWS", "YayLookaheadAgent", "closest_end", "lead_terms"]
 
-# ``weights`` slots (constructor arguments of the same names)
-W_OWN_RISK = 0
-W_OPP_RISK = 1
-W_SUM = 2
-W_END = 3
-W_LEAD_SCALE = 4
-W_TIME_SCALE = 5
+# ``lead_terms`` slots: the lead's terms for the seat valued, each against the best opponent
+L_COUNT = 0  # own uncrossed numbers - the best opponent's
+L_SUM = 1  # own sum - the best opponent's sum
+L_OWN_EXPOSED = 2  # own exposure
+L_OPP_EXPOSED = 3  # the best opponent's exposure
+NUM_TERMS = 4
+# The value table (``YayLookaheadAgent.table``): one row per m = 0..MAX_SIDE, the weights of the four terms, then
+# the scale: V = tanh(sum_k table[m, k] * term_k / table[m, NUM_TERMS]). The hand-set value is one such table.
+VALUE_ROWS = E.MAX_SIDE + 1
+PARALLEL_ROWS = 16  # batches from this size use every thread (the same moves: each row's throws are drawn first)
 
 # ``tally`` rows: per seat relative to the planner (0 = itself, then the next seats in turn order), uncrossed
 # numbers, their sum, exposure, numbers beside the empty square at hand
@@ -91,7 +102,7 @@ T_BESIDE = 3
 
 
 @njit(cache=True)
-def _closest_end(state):
+def closest_end(state):
     """Empty squares still missing before the game can end: the fewest in any row or column (the larger of the
     two fewest under END_ROW_AND_COLUMN)."""
     rows, cols = state[E.ROWS], state[E.COLS]
@@ -113,10 +124,9 @@ def _closest_end(state):
 
 
 @njit(cache=True)
-def _value(state, seat, beat, weights, tally):
-    """``V`` of the module docstring for ``seat``; ``tally``: (4, MAX_PLAYERS) scratch, by relative seat."""
-    if state[E.PHASE] == E.PHASE_OVER:
-        return weights[W_END] * E.final_reward(state, seat)
+def lead_terms(state, seat, beat, tally, terms):
+    """``terms[L_*]``: the lead's terms (module docstring) of an unfinished board for ``seat``; ``tally``:
+    (4, MAX_PLAYERS) scratch, by relative seat."""
     n, rows, cols = state[E.NUM_PLAYERS], state[E.ROWS], state[E.COLS]
     tally[:] = 0.0
     for s in range(rows * cols):
@@ -153,39 +163,49 @@ def _value(state, seat, beat, weights, tally):
         more = tally[T_COUNT, rel] > tally[T_COUNT, best]
         if more or (tally[T_COUNT, rel] == tally[T_COUNT, best] and tally[T_SUM, rel] > tally[T_SUM, best]):
             best = rel
-    lead = (
-        tally[T_COUNT, 0]
-        - tally[T_COUNT, best]
-        + weights[W_SUM] * (tally[T_SUM, 0] - tally[T_SUM, best])
-        - weights[W_OWN_RISK] * tally[T_EXPOSED, 0]
-        + weights[W_OPP_RISK] * tally[T_EXPOSED, best]
-    )
-    return np.tanh(lead / (weights[W_LEAD_SCALE] + weights[W_TIME_SCALE] * _closest_end(state)))
+    terms[L_COUNT] = tally[T_COUNT, 0] - tally[T_COUNT, best]
+    terms[L_SUM] = tally[T_SUM, 0] - tally[T_SUM, best]
+    terms[L_OWN_EXPOSED] = tally[T_EXPOSED, 0]
+    terms[L_OPP_EXPOSED] = tally[T_EXPOSED, best]
 
 
 @njit(cache=True)
-def _after(state, seat, action, scratch, beat, weights, tally):
+def _value(state, seat, beat, value, tally):
+    """``V`` of the module docstring for ``seat``. ``value``: (end weight, the value table); ``tally``: scratch
+    (4, MAX_PLAYERS) and the terms (NUM_TERMS,)."""
+    end_weight, table = value
+    if state[E.PHASE] == E.PHASE_OVER:
+        return end_weight * E.final_reward(state, seat)
+    counts, terms = tally
+    lead_terms(state, seat, beat, counts, terms)
+    w = table[closest_end(state)]
+    lead = terms[L_COUNT] * w[L_COUNT] + terms[L_SUM] * w[L_SUM] + terms[L_OWN_EXPOSED] * w[L_OWN_EXPOSED]
+    return np.tanh((lead + terms[L_OPP_EXPOSED] * w[L_OPP_EXPOSED]) / w[NUM_TERMS])
+
+
+@njit(cache=True)
+def _after(state, seat, action, scratch, beat, value, tally):
     """``V`` after ``seat`` plays the legal ``action`` (on ``scratch``, a copy)."""
     scratch[:] = state
     E.apply_action(scratch, seat, action)
-    return _value(scratch, seat, beat, weights, tally)
+    return _value(scratch, seat, beat, value, tally)
 
 
 @njit(cache=True)
-def _best_settle(state, seat, mask, first, last, scratch, beat, weights, tally):
+def _best_settle(state, seat, mask, first, last, scratch, beat, value, tally):
     """(best V, its action) over the legal actions ``first..last-1`` of ``mask`` (-inf, -1 if none is legal)."""
     best, chosen = -np.inf, -1
     for a in range(first, last):
         if mask[a] == 0:
             continue
-        v = _after(state, seat, a, scratch, beat, weights, tally)
+        v = _after(state, seat, a, scratch, beat, value, tally)
         if v > best:
             best, chosen = v, a
     return best, chosen
 
 
 @njit(cache=True)
-def _throw_again_value(state, seat, faces, keys, scratch, thrown, mask, corners, touched, beat, weights, tally):
+def _throw_again_value(state, seat, faces, keys, scratch, thrown, mask, corners, touched, beat, value, tally):
     """Mean over the sampled throws of the best settling afterstate after throwing again (module docstring)."""
     rows, cols = state[E.ROWS], state[E.COLS]
     squares = rows * cols
@@ -202,39 +222,54 @@ def _throw_again_value(state, seat, faces, keys, scratch, thrown, mask, corners,
         if phase == E.PHASE_CROSS:  # not higher: the same board whatever was thrown, so valued once
             if np.isnan(crossed):
                 E.legal_mask(thrown, seat, mask)
-                crossed = _best_settle(thrown, seat, mask, 2 * squares, 3 * squares, scratch, beat, weights, tally)[0]
+                crossed = _best_settle(thrown, seat, mask, 2 * squares, 3 * squares, scratch, beat, value, tally)[0]
             total += crossed
         elif phase == E.PHASE_DECIDE:  # the best write or block
             E.legal_mask(thrown, seat, mask)
-            total += _best_settle(thrown, seat, mask, 0, 2 * squares, scratch, beat, weights, tally)[0]
+            total += _best_settle(thrown, seat, mask, 0, 2 * squares, scratch, beat, value, tally)[0]
         else:  # the turn passed: not higher with nothing to cross off, or only filled squares touched
-            total += _value(thrown, seat, beat, weights, tally)
+            total += _value(thrown, seat, beat, value, tally)
     return total / faces.shape[0]
 
 
 @njit(cache=True)
-def _choose(states, masks, seats, faces, keys, beat, weights, out):
-    """The module docstring's policy for every row; -1 for a row with no legal action."""
+def _choose_range(states, masks, seats, faces, keys, beat, value, out, first, last):
+    """The module docstring's policy for rows ``first..last-1``; -1 for a row with no legal action."""
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
     scratch = np.zeros(E.STATE_SIZE, dtype=np.int32)
     thrown = np.zeros(E.STATE_SIZE, dtype=np.int32)
     mask = np.zeros(3 * E.MAX_SQUARES + 1, dtype=np.int8)
     corners = np.zeros((E.NUM_DICE, 2), dtype=np.float64)
     touched = np.zeros(E.MAX_SQUARES, dtype=np.int32)
-    tally = np.zeros((4, E.MAX_PLAYERS))
-    for b in range(states.shape[0]):
+    tally = (np.zeros((4, E.MAX_PLAYERS)), np.zeros(NUM_TERMS))
+    for b in range(first, last):
         state[:] = states[b]
         state[E.MAX_TURNS] = 0  # the copy planned on: no turn limit (module docstring)
         seat, row = seats[b], masks[b]
         again = 3 * state[E.ROWS] * state[E.COLS]
         # a pending cross-off, or a write / block (throwing again, the last action id, is weighed below)
-        best, chosen = _best_settle(state, seat, row, 0, again, scratch, beat, weights, tally)
+        best, chosen = _best_settle(state, seat, row, 0, again, scratch, beat, value, tally)
         if row[again] != 0:
             q = _throw_again_value(state, seat, faces[b], keys[b], scratch, thrown, mask, corners, touched, beat,
-                                   weights, tally)  # fmt: skip
+                                   value, tally)  # fmt: skip
             if chosen < 0 or q > best:
                 chosen = again
         out[b] = chosen
+
+
+@njit(cache=True)
+def _choose(states, masks, seats, faces, keys, beat, value, out):
+    """Every row on this thread."""
+    _choose_range(states, masks, seats, faces, keys, beat, value, out, 0, states.shape[0])
+
+
+@njit(cache=True, parallel=True)
+def _choose_parallel(states, masks, seats, faces, keys, beat, value, out, chunks):
+    """The rows cut into ``chunks`` ranges, spread over the threads (a row's throws are drawn beforehand, so the
+    moves are those of ``_choose``)."""
+    n = states.shape[0]
+    for c in prange(chunks):
+        _choose_range(states, masks, seats, faces, keys, beat, value, out, c * n // chunks, (c + 1) * n // chunks)
 
 
 # --- Python side ------------------------------------------------------------------------------------------------
@@ -281,7 +316,11 @@ class YayLookaheadAgent(StatePlanner):
                 f"{self.name}: 'lead_scale' must be positive and 'time_scale' at least 0, got {lead_scale!r} and "
                 f"{time_scale!r}"
             )
-        self.weights = np.array(list(weights.values()), dtype=np.float64)
+        self.end_weight = float(end_weight)
+        m = np.arange(VALUE_ROWS, dtype=np.float64)
+        scale = (lead_scale + time_scale * m)[:, None]
+        self.table = np.concatenate([np.broadcast_to([1.0, sum_weight, -own_risk, opp_risk], (VALUE_ROWS, 4)), scale],
+                                    axis=1)  # fmt: skip
         self.samples = int(samples)
         self.rng = np.random.default_rng(seed)
 
@@ -296,5 +335,9 @@ class YayLookaheadAgent(StatePlanner):
         faces = self.rng.integers(0, E.NUM_FACES, size=(batch, self.samples, E.NUM_DICE))
         keys = self.rng.integers(0, LANDING_KEYS, size=(batch, self.samples))
         out = np.empty(batch, dtype=np.int64)
-        _choose(st, masks, seat, faces, keys, BEAT, self.weights, out)
+        threads = numba.get_num_threads()
+        if batch >= PARALLEL_ROWS and threads > 1:
+            _choose_parallel(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out, 4 * threads)
+        else:
+            _choose(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out)
         return out
