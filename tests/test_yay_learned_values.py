@@ -99,6 +99,19 @@ def test_training_is_seeded() -> None:
     assert [h["generation"] for h in history] == [1] and 0 <= history[0]["eval_win_rate"] <= 1
 
 
+def test_the_shipped_table_beats_greedy() -> None:
+    from agents import make_agent
+    from agents.benchmarks import table_player
+    from agents.self_play import head_to_head
+    from agents.shipped import ShippedAgent
+
+    bot = make_agent("yay_td")
+    assert isinstance(bot, ShippedAgent) and bot.reads_state and bot.players == [2]
+    two = {"num_players": 2}
+    row = head_to_head("yay", bot, table_player("yay", "yay_greedy", two), two, games=1000, seed=12345)
+    assert row["ci95"][0] > 0.5, row
+
+
 def test_a_table_round_trips_and_bad_ones_are_refused(tmp_path) -> None:
     path = tmp_path / "t.npz"
     weights = hand_weights(YayLookaheadAgent())
