@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from agents.stats import win_shares
 from agents.value_tables import command_line, load_arrays, save_arrays, score_and_card, trainer_parser
 from envs.yay import engine as E
 
@@ -141,10 +142,7 @@ def play_self_play(agent: YayLookaheadAgent, games: int, seed: int) -> tuple[np.
         actions[rows] = chosen
         _, masks, _, _, _, info = engine.step(actions, playing)
         ended = info["ended"]
-        rewards = info["final_rewards"]
-        for k, g in enumerate(ended.tolist()):
-            winners = rewards[k] > 0
-            results[g] = winners / winners.sum() if winners.any() else 0.5
+        results[ended] = win_shares(info["final_rewards"])[0]  # a truncated game: every seat tied at 0, 1/2 each
         playing[ended] = False
         going_on = ~np.isin(rows, ended)
         states.append(engine.states[rows[going_on]])

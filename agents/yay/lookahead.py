@@ -257,16 +257,10 @@ def _choose_range(states, masks, seats, faces, keys, beat, value, out, first, la
         out[b] = chosen
 
 
-@njit(cache=True)
-def _choose(states, masks, seats, faces, keys, beat, value, out):
-    """Every row on this thread."""
-    _choose_range(states, masks, seats, faces, keys, beat, value, out, 0, states.shape[0])
-
-
 @njit(cache=True, parallel=True)
 def _choose_parallel(states, masks, seats, faces, keys, beat, value, out, chunks):
     """The rows cut into ``chunks`` ranges, spread over the threads (a row's throws are drawn beforehand, so the
-    moves are those of ``_choose``)."""
+    moves are those of one thread)."""
     n = states.shape[0]
     for c in prange(chunks):
         _choose_range(states, masks, seats, faces, keys, beat, value, out, c * n // chunks, (c + 1) * n // chunks)
@@ -339,5 +333,5 @@ class YayLookaheadAgent(StatePlanner):
         if batch >= PARALLEL_ROWS and threads > 1:
             _choose_parallel(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out, 4 * threads)
         else:
-            _choose(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out)
+            _choose_range(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out, 0, batch)
         return out
