@@ -17,16 +17,16 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(PY) evaluate.py configs/demo.yaml
-	$(PY) -m agents.ship --games 200  # each game's shipped trained agent against its heuristics
+	$(VENV)/bin/dicearena evaluate demo  # the bundled recipe configs/demo.yaml: baselines at every game's tables
+	$(VENV)/bin/dicearena ship --games 200  # each game's shipped trained agent against its heuristics
 
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) bench/bench_game.py  # every registered game, each against connect_four_v3 in the same run
-	$(PY) bench/bench_threads.py  # every game's batched engine on 2 threads against itself on 1
+	$(VENV)/bin/dicearena bench  # every registered game, each against connect_four_v3 in the same run
+	$(VENV)/bin/dicearena bench-threads  # every game's batched engine on 2 threads against itself on 1
 
 clean:
-	rm -rf $(VENV) runs results .pytest_cache
+	rm -rf $(VENV) runs results .pytest_cache build dist *.egg-info

@@ -1,47 +1,57 @@
-"""Policies for Dice Arena games. Every agent follows :class:`agents.base.Agent`.
+"""Policies for Dice Arena games. Every agent follows :class:`dicearena.agents.base.Agent`.
 
 ``make_agent(name, **kwargs)`` builds one by name (what the YAML recipes refer to); ``check_agent(name,
 kwargs, game)`` checks a name and its arguments without building anything, so a recipe fails before any work.
 """
 
+
 from __future__ import annotations
+
+# the folder is installed as dicearena.agents; a bare "agents" would be a second copy
+if __name__ != "dicearena.agents":
+    raise ImportError(f"import dicearena.agents, not {__name__} (pip install -e . maps agents/ onto dicearena.agents)")
 
 import difflib
 import importlib
 import inspect
 from typing import Any
 
-from agents.base import Agent
-from agents.random_agent import RandomAgent
+from dicearena.agents.base import Agent
+from dicearena.agents.random_agent import RandomAgent
+from dicearena.agents.registry import Target, game_agents, register_agents, registered, resolve
 
-__all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent"]
+__all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent", "register_agents",
+           "table_player"]
 
-# Agents for any game; each game's own agents are declared in its GameSpec (envs/<game>/game.py), and its shipped
-# trained models by their cards in agents/models (agents.shipped).
-_GENERIC: dict[str, tuple[str, str, str | None]] = {
-    "random": ("agents.random_agent", "RandomAgent", None),
-    "sb3": ("agents.sb3_agent", "SB3Agent", None),
-    "rllib": ("agents.rllib_agent", "RLlibAgent", None),  # an RLlib checkpoint (the rllib extra: agents.rllib)
+# Agents for any game; each game's own agents are registered by its folder (agents/<game>/__init__.py), and its shipped
+# trained models by their cards in agents/models (dicearena.agents.shipped).
+_GENERIC: dict[str, tuple[Target, str, str | None]] = {
+    "random": ("dicearena.agents.random_agent", "RandomAgent", None),
+    "sb3": ("dicearena.agents.sb3_agent", "SB3Agent", None),
+    # an RLlib checkpoint (the rllib extra: dicearena.agents.training.rllib)
+    "rllib": ("dicearena.agents.rllib_agent", "RLlibAgent", None),
 }
 
 
-def _agents() -> dict[str, tuple[str, str, str | None]]:
-    """name -> (module, class, the game it plays or None for any), from the registered games' specs."""
-    import envs  # noqa: F401  (registers the suite's games)
-    from agents.shipped import shipped
-    from envs.common.contract import GAMES
+def _agents() -> dict[str, tuple[Target, str, str | None]]:
+    """name -> (what builds it, its attribute or "", the game it plays or None for any): the generic agents, each
+    game's (``dicearena.agents.registry``) and the shipped models (``dicearena.agents.shipped``)."""
+    from dicearena.agents.shipped import shipped
 
-    table = dict(_GENERIC)
-    for spec in GAMES.values():
-        for name, target in spec.agents.items():
-            module, cls = target.split(":")
-            table[name] = (module, cls, spec.id)
-    for name, card in shipped().items():  # trained models in agents/models (agents.shipped)
-        table[name] = ("agents.shipped", name, card["game"])
+    table: dict[str, tuple[Target, str, str | None]] = dict(_GENERIC)
+    for game, entry in registered().items():
+        for name, target in entry.policies.items():
+            table[name] = (target, "", game)
+    for name, card in shipped().items():  # trained models in agents/models (dicearena.agents.shipped)
+        table[name] = ("dicearena.agents.shipped", name, card["game"])
     return table
 
 
-AGENT_NAMES = tuple(_agents())  # the suite's agents (agent_names() also lists games registered later)
+def __getattr__(name: str) -> Any:
+    """``AGENT_NAMES``, every agent's name, read when asked for: importing the package loads no game's agents."""
+    if name == "AGENT_NAMES":
+        return tuple(_agents())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def agent_names(game: str | None = None) -> tuple[str, ...]:
@@ -59,8 +69,8 @@ def _unknown(name: Any, game: str | None) -> ValueError:
 
 
 def _constructor(name: str) -> Any:
-    module, cls, _ = _agents()[name]
-    agent_class = getattr(importlib.import_module(module), cls)
+    target, attr, _ = _agents()[name]
+    agent_class = getattr(importlib.import_module(target), attr) if attr else resolve(target)
     return agent_class.load if name == "sb3" else agent_class
 
 
@@ -85,3 +95,21 @@ def make_agent(name: str, **kwargs: Any) -> Agent:
         return _constructor(name)(**kwargs)
     except TypeError as exc:
         raise TypeError(f"make_agent({name!r}): bad arguments {sorted(kwargs)}: {exc}") from exc
+
+
+def table_player(game: str, kind: str, config: dict[str, Any], **kwargs: Any) -> Agent:
+    """Agent ``kind`` built by name as it plays a full table of ``game`` under ``config`` (the game's
+    ``table_agent`` adapts e.g. a turn-task agent); a ValueError if it cannot play there."""
+    agent = make_agent(kind, **kwargs)
+    return seat_at_table(game, kind, agent, config)
+
+
+def seat_at_table(game: str, kind: str, agent: Agent, config: Any) -> Agent:
+    """``agent`` (of kind ``kind``) adapted to a full table of ``game``, or a ValueError if it cannot play there."""
+
+    entry = game_agents(game)
+    adapt = None if entry is None else entry.table_agent
+    seated = agent if adapt is None else adapt(kind, agent, config)
+    if seated is None:
+        raise ValueError(f"agent {kind!r} cannot play a full table of {game}")
+    return seated

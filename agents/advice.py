@@ -18,7 +18,8 @@ zeros. An advisor is any agent with ``advise(states, masks, seats) -> (actions (
 ``extra_planner``, ``extra_greedy`` and Easy Come's ``eceg_heuristic``.
 
 ``AdvisedAgent`` plays a policy on the advised observation (it reads both the observation and the engine state:
-``reads_both``, see ``envs.common.seating.choose``); ``AdvisedVecEnv`` gives a training VecEnv's learner the same
+``reads_both``, see ``dicearena.envs.common.seating.choose``); ``AdvisedVecEnv`` gives a training VecEnv's learner the
+same
 view.
 """
 
@@ -30,7 +31,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from agents.base import Agent
+from dicearena.agents.base import Agent
 
 __all__ = ["AdvisedAgent", "advice_features", "advised_space", "check_advisor"]  # and AdvisedVecEnv (needs SB3)
 

@@ -6,7 +6,7 @@ batch of one. Observations are the env faces' vectors, masks are 0/1 arrays over
 Planning agents (solvers, lookahead, rule-reading heuristics) set ``reads_state = True`` and implement
 ``act_states``: they read the engine states (the batched engine's read-only ``states``, a PettingZoo env's
 ``state()``) instead of decoding observation floats back into a game. Every runner in the suite hands each
-agent what it reads (``envs.common.seating.choose``).
+agent what it reads (``dicearena.envs.common.seating.choose``).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from agents.base import Agent
+from dicearena.agents.base import Agent
 
 __all__ = ["RandomAgent", "sample_masked"]
 

@@ -1,8 +1,10 @@
-"""A policy trained by RLlib (``python -m agents.rllib``) behind the Agent protocol, loaded without Ray running.
+"""A policy trained by RLlib (``python -m dicearena.agents.training.rllib``) behind the Agent protocol, loaded without
+Ray running.
 
 ``RLlibAgent(checkpoint)`` takes a checkpoint folder (``<output_dir>/checkpoints/iter_<n>``) or a run's
 ``output_dir`` (its newest checkpoint that loads). The RLModule is rebuilt from the checkpoint's card (RLlib's
-default PPO networks, ``agents.rllib_module``) and its weights are read as data (``agents.rllib_checkpoints``):
+default PPO networks, ``dicearena.agents.rllib_module``) and its weights are read as data
+(``dicearena.agents.rllib_checkpoints``):
 no Ray cluster, no unpickling of classes. It acts by the likeliest legal action of the masked logits (or samples
 the masked softmax with ``deterministic=False``), batched, in torch. By registry name: ``make_agent("rllib",
 checkpoint=...)``; in an evaluation recipe: ``{kind: rllib, kwargs: {checkpoint: runs/rllib_yay}}``.
@@ -15,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from dicearena.agents.base import Agent
+from dicearena.agents.rllib_checkpoints import CheckpointError, read_card, read_weights, resolve
 
 __all__ = ["RLlibAgent", "build_module"]
 
@@ -24,7 +27,7 @@ def build_module(card: dict[str, Any]) -> Any:
     """The masked PPO RLModule a checkpoint's ``card`` describes, with fresh weights."""
     import gymnasium as gym
 
-    from agents.rllib_module import MASK, OBS, MaskedPPOTorchRLModule
+    from dicearena.agents.rllib_module import MASK, OBS, MaskedPPOTorchRLModule
 
     obs = gym.spaces.Box(-np.inf, np.inf, (int(card["observation_size"]),), np.float32)
     mask = gym.spaces.Box(0, 1, (int(card["actions"]),), np.int8)
@@ -43,7 +46,6 @@ class RLlibAgent(Agent):
         import gymnasium as gym
         import torch
 
-        from agents.rllib_checkpoints import CheckpointError, read_card, read_weights, resolve
 
         self.path = resolve(checkpoint)
         self.card = read_card(self.path)
@@ -74,7 +76,7 @@ class RLlibAgent(Agent):
         import torch
         from ray.rllib.core.columns import Columns
 
-        from agents.rllib_module import MASK, OBS
+        from dicearena.agents.rllib_module import MASK, OBS
 
         batch = {Columns.OBS: {OBS: torch.as_tensor(observations), MASK: torch.as_tensor(action_masks)}}
         with torch.no_grad():

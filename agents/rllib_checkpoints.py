@@ -1,6 +1,7 @@
 """An RLlib run's checkpoints: atomic, bounded in number, resumed from the newest that loads, read as data.
 
-Why: the same guarantees as ``agents.checkpoints`` gives SB3 runs (a kill during a save costs at most that
+Why: the same guarantees as ``dicearena.agents.training.checkpoints`` gives SB3 runs (a kill during a save costs at
+most that
 checkpoint; the folder keeps only the newest ``keep``; a time-limited run that is done stays done), for RLlib's
 checkpoint directories. Each is ``<output_dir>/checkpoints/iter_<iterations>``, written by
 ``Algorithm.save_to_path`` into a temp folder that is renamed once whole, with our card ``dice_arena.json`` in it
@@ -55,7 +56,7 @@ def read_card(path: Path) -> dict[str, Any]:
     card_path = Path(path) / CARD
     if not card_path.is_file():
         raise CheckpointError(f"{path} is not a Dice Arena RLlib checkpoint: {CARD} is missing (python -m "
-                              "agents.rllib writes it beside RLlib's files)")  # fmt: skip
+                              "dicearena.agents.training.rllib writes it beside RLlib's files)")  # fmt: skip
     try:
         card = json.loads(card_path.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -126,7 +127,7 @@ def resolve(path: str | Path) -> Path:
         if found is not None:
             return found[0]
         raise CheckpointError(f"{p / 'checkpoints'} holds no checkpoint that loads; train first (python -m "
-                              "agents.rllib <recipe>)")  # fmt: skip
+                              "dicearena.agents.training.rllib <recipe>)")  # fmt: skip
     if not p.exists():
         raise FileNotFoundError(f"no RLlib checkpoint at {p}: give a checkpoint folder (.../checkpoints/iter_<n>) "
                                 "or a run's output_dir")  # fmt: skip

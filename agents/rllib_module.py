@@ -35,7 +35,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
     def __init__(self, *, observation_space: gym.Space | None = None, **kwargs: Any) -> None:
         if not isinstance(observation_space, gym.spaces.Dict) or set(observation_space.spaces) != {OBS, MASK}:
             raise ValueError(f"MaskedPPOTorchRLModule needs a Dict observation space with keys {OBS!r} and {MASK!r} "
-                             f"(agents.rllib_env.DiceArenaEnv provides it), got {observation_space}")  # fmt: skip
+                             f"(training.rllib_env.DiceArenaEnv provides it), got {observation_space}")
         super().__init__(observation_space=observation_space[OBS], **kwargs)  # the networks read the flat part
         self.observation_space = observation_space  # what checkpoints record and env runners check against
 

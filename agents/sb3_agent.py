@@ -1,7 +1,7 @@
 """A trained Stable-Baselines3 policy (MaskablePPO, or plain PPO) behind the Agent protocol.
 
 ``SB3Agent(model)`` wraps a live model (what ``train.py`` and notebooks hold); ``SB3Agent.load(path)`` reads a
-saved model file as data only (``agents.model_files``: no unpickling, so a file runs no code). A maskable
+saved model file as data only (``dicearena.agents.model_files``: no unpickling, so a file runs no code). A maskable
 policy gets the masks through ``predict(..., action_masks=)``; a plain PPO policy's action distribution is
 masked here, so either kind only ever plays legal actions. SB3 is imported lazily (the ``train`` extra).
 """
@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
+from dicearena.agents.base import Agent
+from dicearena.agents.model_files import build_policy, read_model_file
 
 __all__ = ["SB3Agent"]
 
@@ -58,7 +59,6 @@ class SB3Agent(Agent):
 
         ``algo``: "auto" (read from the file), "maskable_ppo" or "ppo" (how the file's policy acts); only "cpu"
         is supported as ``device``."""
-        from agents.model_files import build_policy, read_model_file
 
         if algo not in ALGOS:
             raise ValueError(f"SB3Agent.load: algo must be one of {ALGOS}, got {algo!r}")

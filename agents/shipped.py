@@ -3,10 +3,10 @@
 Why: a new user should be able to play against (and benchmark) a trained agent without training one first. Each
 shipped agent is two files in ``agents/models/``: its model and ``<name>.yaml``, its card (the game, the config keys
 its observation needs, the player counts it was trained for, the recipe and the commit that produced it, and what
-it measured). The model is ``<name>.zip``, an SB3 policy read as data (``agents.model_files``), or the file the
-card's ``model`` names, read by the card's ``loader`` (Easy Come's learned position values, ``eceg_td.npz``).
-``python -m agents.ship`` plays each one head to head against its game's heuristics and prints the win shares
-(``--ship RUN NAME`` adds a finished self-play run).
+it measured). The model is ``<name>.zip``, an SB3 policy read as data (``dicearena.agents.model_files``), or the file
+the card's ``model`` names, read by the card's ``loader`` (Easy Come's learned position values, ``eceg_td.npz``).
+``python -m dicearena.agents.evaluation.ship`` plays each one head to head against its game's heuristics and prints the
+win shares (``--ship RUN NAME`` adds a finished self-play run).
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from typing import Any
 
 import yaml
 
-from agents.base import Agent
+from dicearena.agents import table_player
+from dicearena.agents.advice import AdvisedAgent
+from dicearena.agents.base import Agent
+from dicearena.agents.sb3_agent import SB3Agent
 
 __all__ = ["MODELS", "ShippedAgent", "load_shipped", "shipped", "shipped_card"]
 
@@ -46,7 +49,7 @@ class ShippedAgent(Agent):
     """A shipped model (an ``SB3Agent``, or what the card's ``loader`` builds from its ``model`` file) that also knows
     the game config its observations need (``config``) and the player counts it claims (``players``), so a runner
     can build a table it can read; a card naming an ``advisor`` plays with that agent's advice in its observation
-    (``agents.advice``)."""
+    (``dicearena.agents.advice``)."""
 
     def __init__(self, name: str, deterministic: bool = True) -> None:
         card = shipped_card(name)
@@ -55,9 +58,7 @@ class ShippedAgent(Agent):
         self.model = _load_model(name, card, deterministic)
         self.reads_state = bool(getattr(self.model, "reads_state", False))
         self.advisor = card.get("advisor")
-        if self.advisor:  # it reads its advisor's advice too (agents.advice)
-            from agents.advice import AdvisedAgent
-            from agents.benchmarks import table_player
+        if self.advisor:  # it reads its advisor's advice too (dicearena.agents.advice)
 
             advisor = table_player(self.game, self.advisor, self.table_config(self.players[0]))
             self.model = AdvisedAgent(self.model, advisor, name)
@@ -96,12 +97,11 @@ def _load_model(name: str, card: dict[str, Any], deterministic: bool) -> Any:
     path = MODELS / card.get("model", f"{name}.zip")
     loader = card.get("loader")
     if loader is None:
-        from agents.sb3_agent import SB3Agent
 
         return SB3Agent.load(path, deterministic=deterministic, name=name)
     module, _, cls = str(loader).partition(":")
-    if not module.startswith("agents.") or not cls.isidentifier():
-        raise ValueError(f"{name}.yaml: loader must be 'agents.<module>:<Class>', got {loader!r}")
+    if not module.startswith("dicearena.agents.") or not cls.isidentifier():
+        raise ValueError(f"{name}.yaml: loader must be 'dicearena.agents.<module>:<Class>', got {loader!r}")
     import importlib
 
     return getattr(importlib.import_module(module), cls)(path)
@@ -113,7 +113,8 @@ def load_shipped(name: str, deterministic: bool = True) -> ShippedAgent:
 
 
 def __getattr__(name: str) -> Any:
-    """``agents.shipped.<model name>``: its loader, what the agent registry's ``"agents.shipped:<name>"`` imports."""
+    """``dicearena.agents.shipped.<model name>``: its loader, what the agent registry's
+    ``"dicearena.agents.shipped:<name>"`` imports."""
     if name in shipped():
 
         def load(deterministic: bool = True) -> ShippedAgent:

@@ -91,7 +91,7 @@ def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: i
     (``reset`` and ``step`` return the masks second). Masks (B, P, A) are a simultaneous game's: every seat with a
     legal action decides, and each counts as a decision (a seat with none sends -1 and does not count).
     ``engine_only``: the clock runs only inside ``step`` (the engine's own throughput, not the random agent's)."""
-    from agents.random_agent import sample_masked
+    from dicearena.agents.random_agent import sample_masked
 
     rng = np.random.default_rng(seed)
     _, masks, _ = engine.reset()

@@ -11,19 +11,15 @@ vec env. Pinned to one core by default so the ratios compare like with like.
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agents.random_agent import sample_masked  # noqa: E402
-from bench._common import aec_steps_per_second, connect_four_steps_per_second, parser, pin, print_ratios  # noqa: E402
-from bench.bench_game import batched_steps_per_second  # noqa: E402
-from envs.easy_come_easy_go.game import EASY_COME_EASY_GO  # noqa: E402
-from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnGames  # noqa: E402
+from dicearena.agents.random_agent import sample_masked  # noqa: E402
+from dicearena.bench._common import aec_steps_per_second, connect_four_steps_per_second, parser, pin, print_ratios  # noqa: E402
+from dicearena.bench.bench_game import batched_steps_per_second  # noqa: E402
+from dicearena.envs.easy_come_easy_go.game import EASY_COME_EASY_GO  # noqa: E402
+from dicearena.envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnGames  # noqa: E402
 
 
 def turn_vec_steps_per_second(batch: int, seconds: float, seed: int = 0) -> float:
@@ -42,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__.splitlines()[0]).parse_args(argv)
     pin(args)
 
-    from envs import easy_come_easy_go_v0
+    from dicearena.envs import easy_come_easy_go_v0
 
     game = EASY_COME_EASY_GO.id
     # Warm-up: numba compilation / cache loading must not count.

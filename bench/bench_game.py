@@ -1,7 +1,7 @@
 """Throughput of any contract game's faces against PettingZoo's connect_four_v3, from one run.
 
 Usage: ``python bench/bench_game.py [GAME ...] [--import MODULE] [--seconds 3] [--batch 4096] [--cpu N | --no-pin]``,
-e.g. ``python bench/bench_game.py pig --import tests.pig_game``; no GAME: every registered game, each measured
+e.g. ``python bench/bench_game.py pig --import examples.pig.pig_game``; no GAME: every registered game, each measured
 even if an earlier one misses its target (exit 1 if any does). ``--import`` loads a module that registers the
 game (games in ``envs/`` register when ``envs`` is imported). A "step" is one decision played (chance events in
 between included: in a simultaneous game, each seat that decides in a round counts); random legal actions,
@@ -12,13 +12,9 @@ the spec's ``bench_targets`` (multiples of connect_four_v3 ``env()``). Pinned to
 from __future__ import annotations
 
 import importlib
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench._common import (  # noqa: E402
+from dicearena.bench._common import (  # noqa: E402
     aec_steps_per_second,
     connect_four_steps_per_second,
     parallel_steps_per_second,
@@ -26,11 +22,11 @@ from bench._common import (  # noqa: E402
     pin,
     print_ratios,
 )
-from bench._common import batched_steps_per_second as _batched  # noqa: E402
+from dicearena.bench._common import batched_steps_per_second as _batched  # noqa: E402
 
 
 def batched_steps_per_second(game: str, batch: int, seconds: float, seed: int = 0) -> float:
-    from envs.common.game_batch import BatchedGame
+    from dicearena.envs.common.game_batch import BatchedGame
 
     return _batched(BatchedGame(game, batch, seed=seed, copy=False), batch, seconds, seed)
 
@@ -41,10 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--import", dest="module", help="a module to import first (one that registers the game)")
     args = p.parse_args(argv)
     pin(args)
-    import envs  # noqa: F401  (registers the suite's games)
-    from envs.common.contract import GAMES, game_spec
-    from envs.common.game_aec import make_env
-    from envs.common.game_parallel import make_parallel_env
+    import dicearena.envs  # noqa: F401  (registers the suite's games)
+    from dicearena.envs.common.contract import GAMES, game_spec
+    from dicearena.envs.common.game_aec import make_env
+    from dicearena.envs.common.game_parallel import make_parallel_env
 
     if args.module:
         importlib.import_module(args.module)

@@ -1,4 +1,5 @@
-"""Training throughput of RLlib PPO (``agents.rllib``) against MaskablePPO (sb3-contrib, as ``train.py`` builds it) on
+"""Training throughput of RLlib PPO (``dicearena.agents.training.rllib``) against MaskablePPO (sb3-contrib, as
+``train.py`` builds it) on
 the same game, from one run.
 
 Usage: ``python bench/bench_rllib.py [GAME] [--seconds 60] [--cpu N | --no-pin]`` (default: easy_come_easy_go; needs
@@ -20,16 +21,14 @@ default, so both sides (and Ray's own processes) share one core.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from bench._common import pin  # noqa: E402
+from dicearena.bench._common import pin  # noqa: E402
 
 SB3_ENVS, SB3_STEPS = 64, 64  # 4,096 steps per rollout, as the RLlib recipes' train_batch_size
 
@@ -39,7 +38,7 @@ def rllib_steps_per_second(recipe: Any, seconds: float) -> float:
     import ray
     import torch
 
-    from agents.rllib import algorithm_config, connect
+    from dicearena.agents.training.rllib import algorithm_config, connect
 
     connect(recipe.ray)
     algo = algorithm_config(recipe).build_algo()
@@ -56,7 +55,7 @@ def rllib_steps_per_second(recipe: Any, seconds: float) -> float:
 
 def sb3_recipe(recipe: Any) -> Any:
     """train.py's recipe for the same self-play, PPO shape and network as the RLlib ``recipe``."""
-    import train
+    from dicearena.agents.training import train
 
     ppo = recipe.ppo
     hyperparameters = {
@@ -79,7 +78,7 @@ def sb3_steps_per_second(recipe: Any, seconds: float) -> float:
     """MaskablePPO's learner steps per second over whole rollouts (sampling and updates), after one warm-up."""
     import torch
 
-    from agents.tasks import make_training_env, prepare_training
+    from dicearena.agents.training.tasks import make_training_env, prepare_training
 
     torch.set_num_threads(1)
     sb3 = sb3_recipe(recipe)
@@ -103,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-pin", action="store_true", help="do not pin the process to one core")
     args = p.parse_args(argv)
     pin(args)
-    from agents.rllib import load_recipe
+    from dicearena.agents.training.rllib import load_recipe
 
     recipe = load_recipe(ROOT / "configs" / f"rllib_{args.game}.yaml")
     print(f"{args.game}: {args.seconds:g} s per side, config {dict(recipe.config)}")

@@ -11,13 +11,9 @@ every core. Target: the engine at ``threads=2`` at least ``TARGET`` times at ``t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from statistics import median
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench._common import batched_steps_per_second, parser  # noqa: E402
+from dicearena.bench._common import batched_steps_per_second, parser  # noqa: E402
 
 TARGET = 1.8
 
@@ -29,10 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rounds", type=int, default=3, help="alternating 1-thread / N-thread measurements per game")
     p.set_defaults(batch=16384)
     args = p.parse_args(argv)
-    import envs  # noqa: F401  (registers the suite's games)
-    from envs.common.batching import max_threads
-    from envs.common.contract import GAMES
-    from envs.common.game_batch import BatchedGame
+    import dicearena.envs  # noqa: F401  (registers the suite's games)
+    from dicearena.envs.common.batching import max_threads
+    from dicearena.envs.common.contract import GAMES
+    from dicearena.envs.common.game_batch import BatchedGame
 
     if not 2 <= args.threads <= max_threads():
         p.error(f"--threads must be in 2..{max_threads()} (numba's thread pool here), got {args.threads}")

@@ -1,18 +1,23 @@
 """Dice Arena environments; importing this package registers them with PettingZoo and Gymnasium.
 
-``from envs import easy_come_easy_go_v0`` gives the PettingZoo classic-style module (``env``, ``raw_env``).
+``from dicearena.envs import easy_come_easy_go_v0`` gives the PettingZoo classic-style module (``env``, ``raw_env``).
 Before any game module compiles, numba's cache is pointed at a directory keyed by the source
 (``envs/common/numba_cache.py``), so compiled code never outlives an engine edit.
 """
 
-from envs.common.numba_cache import configure_numba_cache
+if __name__ != "dicearena.envs":  # the folder is installed as dicearena.envs; a bare "envs" would be a second copy
+    raise ImportError(f"import dicearena.envs, not {__name__} (pip install -e . maps envs/ onto dicearena.envs)")
+
+
+
+from dicearena.envs.common.numba_cache import configure_numba_cache
 
 configure_numba_cache()
 
-from envs.games import import_games  # noqa: E402
+from dicearena.envs.games import import_games  # noqa: E402
 
 import_games()  # each game on the contract registers its spec
 
-from envs.registration import register_all  # noqa: E402
+from dicearena.envs.registration import register_all  # noqa: E402
 
 register_all()  # PettingZoo and Gymnasium ids, the contract games' from their specs

@@ -1,14 +1,16 @@
-"""Easy Come, Easy Go, PettingZoo classic style: ``from envs import easy_come_easy_go_v0``; ``env``/``raw_env`` (AEC).
+"""Easy Come, Easy Go, PettingZoo classic style: ``from dicearena.envs import easy_come_easy_go_v0``;
+``env``/``raw_env`` (AEC).
 
 Chance never reaches the agents: it is resolved inside ``reset`` and ``step``. By default it is the contract's
-seeded chance (``envs.common.chance.SeededChance``), the stream the batched engine draws, so with the same seed a
-1-game batch plays the same game. ``dice`` may be any source with ``roll(k)`` (``envs.common.dice``), e.g. a
+seeded chance (``dicearena.envs.common.chance.SeededChance``), the stream the batched engine draws, so with the same
+seed a
+1-game batch plays the same game. ``dice`` may be any source with ``roll(k)`` (``dicearena.envs.common.dice``), e.g. a
 rulebook example's exact dice: the env asks it for one ``roll(k)`` per chance event, in engine order.
 """
 
-from envs.common.classic import classic_envs
-from envs.easy_come_easy_go.game import EASY_COME_EASY_GO
-from envs.easy_come_easy_go.game import describe_action as _describe
+from dicearena.envs.common.classic import classic_envs
+from dicearena.envs.easy_come_easy_go.game import EASY_COME_EASY_GO
+from dicearena.envs.easy_come_easy_go.game import describe_action as _describe
 
 __all__ = ["describe_action", "env", "raw_env"]
 

@@ -1,14 +1,14 @@
-"""Ea$y Money, PettingZoo classic style: ``from envs import easy_money_v0``; ``env``/``raw_env`` (AEC).
+"""Ea$y Money, PettingZoo classic style: ``from dicearena.envs import easy_money_v0``; ``env``/``raw_env`` (AEC).
 
 Chance never reaches the agents: dice, shuffles and the Final Lottery are resolved inside ``reset`` and ``step``.
-By default it is the contract's seeded chance (``envs.common.chance.SeededChance``), the stream the batched engine
-draws, so with the same seed a 1-game batch plays the same game. ``chance=`` injects outcomes
-(``envs.common.chance.ScriptedChance``: the engine's outcome vectors, envs/easy_money/README.md), checked by the
-engine's ``check_outcome``.
+By default it is the contract's seeded chance (``dicearena.envs.common.chance.SeededChance``), the stream the batched
+engine draws, so with the same seed a 1-game batch plays the same game. ``chance=`` injects outcomes
+(``dicearena.envs.common.chance.ScriptedChance``: the engine's outcome vectors, envs/easy_money/README.md), checked by
+the engine's ``check_outcome``.
 """
 
-from envs.common.classic import classic_envs
-from envs.easy_money.game import EASY_MONEY
+from dicearena.envs.common.classic import classic_envs
+from dicearena.envs.easy_money.game import EASY_MONEY
 
 __all__ = ["env", "raw_env"]
 

@@ -1,4 +1,5 @@
-"""Extra!, PettingZoo classic style: ``from envs import extra_v0``; ``env``/``raw_env`` (AEC), ``parallel_env``.
+"""Extra!, PettingZoo classic style: ``from dicearena.envs import extra_v0``; ``env``/``raw_env`` (AEC),
+``parallel_env``.
 
 AEC: the players still playing decide on each throw one after another, in seat order; the engine keeps the round
 simultaneous (a choice is only recorded until every player has chosen). A player who checks a last EXTRA box is
@@ -6,13 +7,13 @@ terminated at once but stays in ``agents`` until the game ends, so that a ``"win
 everyone has finished, reaches them. Parallel: every player still playing decides at once; a finisher leaves
 ``agents`` in that step.
 
-Chance: by default the contract's seeded chance (``envs.common.chance.SeededChance``), the stream the batched
+Chance: by default the contract's seeded chance (``dicearena.envs.common.chance.SeededChance``), the stream the batched
 engine draws, so with the same seed a 1-game batch plays the same game. ``dice`` may be any source with
-``roll(k)`` (``envs.common.dice``), e.g. a rulebook example's exact dice: one ``roll(5)`` per throw.
+``roll(k)`` (``dicearena.envs.common.dice``), e.g. a rulebook example's exact dice: one ``roll(5)`` per throw.
 """
 
-from envs.common.classic import classic_envs
-from envs.extra.game import EXTRA
+from dicearena.envs.common.classic import classic_envs
+from dicearena.envs.extra.game import EXTRA
 
 __all__ = ["env", "parallel_env", "raw_env"]
 

@@ -7,14 +7,14 @@ import importlib
 __all__ = ["GAME_MODULES", "import_games"]
 
 GAME_MODULES = (
-    "envs.easy_come_easy_go.game",
-    "envs.extra.game",
-    "envs.yay.game",
-    "envs.easy_money.game",
+    "dicearena.envs.easy_come_easy_go.game",
+    "dicearena.envs.extra.game",
+    "dicearena.envs.yay.game",
+    "dicearena.envs.easy_money.game",
 )
 
 
 def import_games() -> None:
-    """Import every game module, so each registers itself with ``envs.common.contract``."""
+    """Import every game module, so each registers itself with ``dicearena.envs.common.contract``."""
     for module in GAME_MODULES:
         importlib.import_module(module)

@@ -56,8 +56,8 @@ def write(path: Path, recipe: dict) -> Path:
 
 
 class PlainStream:
-    """An independent statement of a game's keyed stream (``envs.common.streams``): SplitMix64 in Python integers
-    from the game's key, each word the output shifted right by one."""
+    """An independent statement of a game's keyed stream (``dicearena.envs.common.streams``): SplitMix64 in Python
+    integers from the game's key, each word the output shifted right by one."""
 
     MASK = 2**64 - 1
 

@@ -1,4 +1,4 @@
-"""Advice features (agents.advice): a planning agent's move and action values appended to the observation, the
+"""Advice features (dicearena.agents.advice): a planning agent's move and action values appended to the observation, the
 agents and env that read them, and an advised self-play run through train.py."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import numba
 import numpy as np
 import pytest
 
-import train
-from agents.advice import AdvisedAgent, advice_features, check_advisor
-from agents.base import Agent
-from agents.benchmarks import table_player
-from agents.play import play_games
-from agents.self_play import make_self_play_env
-from envs.common.game_batch import BatchedGame
+from dicearena.agents import table_player
+from dicearena.agents.advice import AdvisedAgent, advice_features, check_advisor
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.training import train
+from dicearena.agents.training.self_play import make_self_play_env
+from dicearena.envs.common.game_batch import BatchedGame
 from tests.helpers import self_play_recipe, write
 
 ADVISORS = [("extra", "extra_expectimax", {"num_players": 2, "canonical_actions": True}),
@@ -147,13 +147,14 @@ def _recipe(out: Path, total: int) -> dict:
 
 
 def test_an_advised_self_play_run_trains_scores_and_ships(tmp_path: Path, monkeypatch) -> None:
-    from agents import ship, shipped
+    from dicearena.agents import shipped
+    from dicearena.agents.evaluation import ship
 
     out = tmp_path / "run"
     assert train.main([str(write(tmp_path / "sp.yaml", _recipe(out, 4096))), "--no-progress"]) == 0
     score = json.loads((out / "score.json").read_text())
     assert score["head_to_head"][0]["against"] == "random" and score["head_to_head"][0]["ci95"][0] > 0.5, score
-    snapshots = __import__("agents.self_play", fromlist=["pool_agents"]).pool_agents(out)
+    snapshots = __import__("dicearena.agents.snapshots", fromlist=["pool_agents"]).pool_agents(out)
     assert snapshots and all(isinstance(a, AdvisedAgent) for a in snapshots.values())
     monkeypatch.setattr(shipped, "MODELS", tmp_path / "models")
     monkeypatch.setattr(ship, "MODELS", tmp_path / "models")

@@ -13,11 +13,11 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from agents.random_agent import sample_masked
-from envs.common.game_batch import BatchedGame
-from envs.easy_come_easy_go import engine as EC
-from envs.extra import engine as EX
-from envs.yay import engine as YE
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.easy_come_easy_go import engine as EC
+from dicearena.envs.extra import engine as EX
+from dicearena.envs.yay import engine as YE
 
 B = 4096
 GAMES = 6 * B  # per case; each engine runs 8 or 9 cases: about 2 * 10^5 games per engine

@@ -1,6 +1,8 @@
 """The conformance suite: every registered contract game passes the same checks, with no per-game copy.
 
-Games register themselves by being imported (``envs.common.contract.register_game``); ``tests/pig_game.py`` is a
+Games register themselves by being imported (``dicearena.envs.common.contract.register_game``);
+``examples/pig/pig_game.py``
+is a
 whole game defined inside the test suite, the proof that a game needs its own file and nothing else. Tasks (one-player
 games a game's task envs serve, ``register_task``) register when their module is imported; they get every check of
 the faces that serve them (the batched engine and the single-seat envs), not the PettingZoo ones.
@@ -17,16 +19,16 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
-import envs  # noqa: F401  (registers the suite's games)
-import tests.pig_game  # noqa: F401  (registers "pig")
-from agents.random_agent import sample_masked
-from envs.common.batching import max_threads
-from envs.common.chance import ScriptedChance, SeededChance
-from envs.common.contract import GAMES, NOBODY, SIMULTANEOUS, TASK_GAMES
-from envs.common.game_aec import GameAEC, make_env
-from envs.common.game_batch import BatchedGame
-from envs.common.game_parallel import GameParallel
-from envs.common.game_seat import SeatCore, SeatEnv, SeatGames
+import dicearena.envs  # noqa: F401  (registers the suite's games)
+import examples.pig.pig_game  # noqa: F401  (registers "pig")
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.batching import max_threads
+from dicearena.envs.common.chance import ScriptedChance, SeededChance
+from dicearena.envs.common.contract import GAMES, NOBODY, SIMULTANEOUS, TASK_GAMES
+from dicearena.envs.common.game_aec import GameAEC, make_env
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.game_parallel import GameParallel
+from dicearena.envs.common.game_seat import SeatCore, SeatEnv, SeatGames
 
 for _spec in list(GAMES.values()):  # a game's task envs register its tasks
     for _entry in _spec.gym_envs.values():
@@ -543,8 +545,8 @@ def test_copies_of_a_single_seat_env_continue_the_same_games(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_the_evaluation_loop_counts_exactly_the_scheduled_games(game: str) -> None:
-    from agents import RandomAgent
-    from agents.play import play_games
+    from dicearena.agents import RandomAgent
+    from dicearena.agents.evaluation.play import play_games
 
     seatings = np.array([[0, 1], [1, 0]] * 150)
     pool = [RandomAgent(), RandomAgent()]
@@ -582,9 +584,9 @@ def test_shaped_rewards_telescope_to_the_final_rewards_in_every_face() -> None:
 
 
 def test_a_heuristic_beats_random_at_pig_through_the_generic_loop() -> None:
-    from agents import RandomAgent
-    from agents.play import play_games
-    from tests.pig_game import HoldAt
+    from dicearena.agents import RandomAgent
+    from dicearena.agents.evaluation.play import play_games
+    from examples.pig.pig_game import HoldAt
 
     seatings = np.array([[0, 1], [1, 0]] * 500)
     result = play_games("pig", seatings, [HoldAt(), RandomAgent(seed=0)], seed=0)
@@ -597,7 +599,7 @@ def test_every_classic_env_says_reset_first_and_names_a_bad_seed(module: str) ->
     """The suite's own faces too, generic or not: use before reset is a clear error, and so is a bad seed."""
     import importlib
 
-    raw = importlib.import_module(f"envs.{module}").raw_env()
+    raw = importlib.import_module(f"dicearena.envs.{module}").raw_env()
     for call in (raw.last, lambda: raw.observe("player_0"), lambda: raw.step(0)):
         with pytest.raises(RuntimeError, match="reset"):
             call()

@@ -10,12 +10,11 @@ from hypothesis import strategies as st
 from numba import njit
 from pettingzoo.test import api_test, render_test, seed_test
 
-import envs
-from envs import easy_come_easy_go_v0
-from envs.common.config import ConfigError
-from envs.common.dice import ScriptedDice, SeededDice
-from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go_v0 import raw_env
+from dicearena.envs import easy_come_easy_go_v0
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.dice import ScriptedDice, SeededDice
+from dicearena.envs.easy_come_easy_go import engine as E
+from dicearena.envs.easy_come_easy_go_v0 import raw_env
 from tests.helpers import PlainStream, assert_step_rejected
 
 FREEZE_ALL = E.FREEZE_OFFSET + 0b1111
@@ -57,7 +56,6 @@ def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_registered_with_pettingzoo_make() -> None:
-    assert envs is not None
     env = pettingzoo.make("aec", "dicearena/easy_come_easy_go-v0", num_players=3)
     env.reset(seed=1)
     assert env.possible_agents == ["player_0", "player_1", "player_2"]
@@ -131,7 +129,8 @@ def test_reset_with_seed_reproduces_on_a_used_env() -> None:
 
 def test_one_block_of_four_words_per_chance_event_in_engine_order() -> None:
     """The batched engine's stream contract (``SeededChance``): each chance event takes four random words from game
-    0's keyed stream (``envs.common.streams``), die i showing word i mod 6, so the engine replays the env exactly."""
+    0's keyed stream (``dicearena.envs.common.streams``), die i showing word i mod 6, so the engine replays the env
+    exactly."""
     env = raw_env(num_players=3)
     env.reset(seed=99)
     rng = np.random.default_rng(5)

@@ -12,8 +12,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from agents import RandomAgent, agent_names, make_agent
-from agents.easy_come_easy_go import (
+from dicearena.agents import RandomAgent, agent_names, make_agent
+from dicearena.agents.easy_come_easy_go import (
     ExactTurnAgent,
     FullGameHeuristicAgent,
     MyopicAgent,
@@ -25,13 +25,13 @@ from agents.easy_come_easy_go import (
     solve_turns,
     success_probability,
 )
-from agents.easy_come_easy_go.evaluation import play_full_game
-from agents.easy_come_easy_go.heuristics import LookaheadAgent, any_prize_not_mine
-from agents.easy_come_easy_go.in_game import TurnPolicyInGame
-from envs.common.contract import CHANCE, NOBODY
-from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
-from envs.easy_come_easy_go.turn_engine import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
+from dicearena.agents.easy_come_easy_go.evaluation import play_full_game
+from dicearena.agents.easy_come_easy_go.heuristics import LookaheadAgent, any_prize_not_mine
+from dicearena.agents.easy_come_easy_go.in_game import TurnPolicyInGame
+from dicearena.envs.common.contract import CHANCE, NOBODY
+from dicearena.envs.easy_come_easy_go import engine as eng
+from dicearena.envs.easy_come_easy_go.config import EasyComeEasyGoConfig
+from dicearena.envs.easy_come_easy_go.turn_engine import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
 
 ONES = np.ones(9)
 
@@ -426,7 +426,7 @@ def test_state_reading_agents_choose_what_the_observation_decoders_chose() -> No
 def test_a_planner_plays_a_pettingzoo_game_from_its_state() -> None:
     """In an AEC loop a planner takes ``act(obs, mask, state=env.state(), seat=)``: the same choice as the batched
     ``act_states`` on that state, and a legal move to the end of the game."""
-    from envs import easy_come_easy_go_v0
+    from dicearena.envs import easy_come_easy_go_v0
 
     env = easy_come_easy_go_v0.env(num_players=3)
     env.reset(seed=4)
@@ -597,7 +597,7 @@ def test_sb3_agent_round_trip(tmp_path, algo: str) -> None:
 
 
 def test_sb3_agent_missing_file(tmp_path) -> None:
-    from agents.sb3_agent import SB3Agent
+    from dicearena.agents.sb3_agent import SB3Agent
 
     with pytest.raises(FileNotFoundError, match="no saved model"):
         SB3Agent.load(tmp_path / "nothing_here")
@@ -618,7 +618,7 @@ def test_make_agent_registry() -> None:
 
 
 def test_unique_rows_groups_like_numpy_unique() -> None:
-    from agents.easy_come_easy_go.heuristics import unique_rows
+    from dicearena.agents.easy_come_easy_go.heuristics import unique_rows
 
     values = np.random.default_rng(3).integers(0, 3, (500, 9)).astype(np.float64) / 4
     uniq, inverse = unique_rows(values)

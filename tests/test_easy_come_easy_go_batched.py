@@ -8,12 +8,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.random_agent import sample_masked
-from envs.common.batching import MAX_BATCH
-from envs.common.config import ConfigError
-from envs.common.game_batch import BatchedGame
-from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go_v0 import raw_env
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.batching import MAX_BATCH
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.easy_come_easy_go import engine as E
+from dicearena.envs.easy_come_easy_go_v0 import raw_env
 from tests.helpers import PlainStream
 
 

@@ -1,4 +1,5 @@
-"""Easy Come, Easy Go full-game evaluation runs on the one evaluation loop (``agents.play.play_games``).
+"""Easy Come, Easy Go full-game evaluation runs on the one evaluation loop
+(``dicearena.agents.evaluation.play.play_games``).
 
 It counts a fixed set of games: the first G to start, each played to its end (counting the first G games to *end*
 would favour short games; ``tests/test_conformance.py`` checks the loop itself for every game). Here: the winners
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-import envs.common.game_batch as game_batch_module
-from agents import RandomAgent
-from agents.easy_come_easy_go import FullGameHeuristicAgent, MyopicAgent
-from agents.easy_come_easy_go.evaluation import play_full_game, round_robin
-from envs.common.game_batch import BatchedGame
-from envs.easy_come_easy_go import engine as eng
+import dicearena.agents.evaluation.play as play_module
+from dicearena.agents import RandomAgent
+from dicearena.agents.easy_come_easy_go import FullGameHeuristicAgent, MyopicAgent
+from dicearena.agents.easy_come_easy_go.evaluation import play_full_game, round_robin
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.easy_come_easy_go import engine as eng
 
 
 class RecordingEngine(BatchedGame):
@@ -48,7 +49,7 @@ def _first_started(winners: dict[int, int], num_games: int, num_players: int = 2
 
 def test_real_engine_counts_the_first_games_to_start(monkeypatch) -> None:
     """Per-game winners and final rewards are those of the first G games to start; the planners read states."""
-    monkeypatch.setattr(game_batch_module, "BatchedGame", RecordingEngine)
+    monkeypatch.setattr(play_module, "BatchedGame", RecordingEngine)  # the one evaluation loop's engine
     config = {"max_turns": 15, "win_reward": 2.0, "loss_reward": -0.5}
     result = play_full_game([MyopicAgent(), FullGameHeuristicAgent()], 300, config, seed=3, batch_size=64)
     recorded = RecordingEngine.last.winners

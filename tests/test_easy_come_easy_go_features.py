@@ -12,14 +12,14 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-import envs  # noqa: F401  (registers the games)
-from agents.random_agent import sample_masked
-from envs.common.config import ConfigError, validate_config
-from envs.common.game_aec import GameAEC, make_env
-from envs.common.game_batch import BatchedGame
-from envs.common.game_seat import SeatEnv
-from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go.config import EasyComeEasyGoConfig
+import dicearena.envs  # noqa: F401  (registers the games)
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.config import ConfigError, validate_config
+from dicearena.envs.common.game_aec import GameAEC, make_env
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.game_seat import SeatEnv
+from dicearena.envs.easy_come_easy_go import engine as E
+from dicearena.envs.easy_come_easy_go.config import EasyComeEasyGoConfig
 
 GAME = "easy_come_easy_go"
 FEATURES = 2 * E.NUM_PRIZES  # 9 chances, then 9 holder offsets

@@ -11,9 +11,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from envs.common.dice import ScriptedDice
-from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go_v0 import raw_env
+from dicearena.envs.common.dice import ScriptedDice
+from dicearena.envs.easy_come_easy_go import engine as E
+from dicearena.envs.easy_come_easy_go_v0 import raw_env
 
 FREEZE_ALL = E.FREEZE_OFFSET + 0b1111  # 23
 ALL_ROLLS = list(itertools.product(range(6), repeat=4))

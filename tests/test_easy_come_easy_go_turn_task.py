@@ -11,13 +11,13 @@ from gymnasium.utils.env_checker import check_env
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import envs  # noqa: F401  (registers the ids)
-from agents.random_agent import sample_masked
-from envs.common.config import ConfigError
-from envs.common.dice import ScriptedDice
-from envs.easy_come_easy_go import engine as E
-from envs.easy_come_easy_go.turn_engine import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
-from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnEnv, EasyComeEasyGoTurnVecEnv, TurnTaskConfig
+import dicearena.envs  # noqa: F401  (registers the ids)
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.dice import ScriptedDice
+from dicearena.envs.easy_come_easy_go import engine as E
+from dicearena.envs.easy_come_easy_go.turn_engine import T_VALUES, TURN_OBS_SIZE, encode_turn_observation
+from dicearena.envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnEnv, EasyComeEasyGoTurnVecEnv, TurnTaskConfig
 
 DRAWN = {"value_distribution": {"kind": "uniform_int", "low": 0, "high": 5}}
 EXAMPLE_A = [[0, 2, 2, 5], [2, 5], [4]]  # rulebook: freeze both 2s, freeze the re-rolled 2, re-roll 5 -> 4
@@ -266,7 +266,7 @@ def _brute_force_lookahead(dice: list[int], frozen: int, values: np.ndarray, m: 
 
 
 def test_lookahead_slots_match_brute_force() -> None:
-    from envs.easy_come_easy_go.turn_engine import T_LOOKAHEAD
+    from dicearena.envs.easy_come_easy_go.turn_engine import T_LOOKAHEAD
 
     rng = np.random.default_rng(7)
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
@@ -289,7 +289,7 @@ def test_lookahead_slots_match_brute_force() -> None:
 
 def test_lookahead_of_rulebook_example_b() -> None:
     """Example B: 0,1,2 frozen, the 5 re-rolled: a 0, 3 or 4 wins a prize -> 1/2 with every value 1."""
-    from envs.easy_come_easy_go.turn_engine import T_LOOKAHEAD
+    from dicearena.envs.easy_come_easy_go.turn_engine import T_LOOKAHEAD
 
     state = np.zeros(E.STATE_SIZE, dtype=np.int32)
     E.init_turn_state(state, 0)

@@ -26,18 +26,23 @@ import itertools
 import numpy as np
 import pytest
 
-import envs.easy_money.game  # noqa: F401  (registers the game until envs.games lists it)
-from agents.easy_money import EasyMoneyHeuristicAgent, GreedExactAgent, GreedTaskExactAgent, GreedTaskThresholdAgent
-from agents.easy_money.greed_solver import sequence_value, should_stop
-from agents.easy_money.heuristics import TWO_DICE, lucky_dice_gains, move_odds, wall_street_gains
-from agents.play import play_games
-from agents.random_agent import RandomAgent
-from envs.common.config import validate_config
-from envs.common.game_batch import BatchedGame
-from envs.common.seating import choose
-from envs.easy_money import engine as E
-from envs.easy_money import greed as G
-from envs.easy_money.config import EasyMoneyConfig
+import dicearena.envs.easy_money.game  # noqa: F401  (registers the game until dicearena.envs.games lists it)
+from dicearena.agents.easy_money import (
+    EasyMoneyHeuristicAgent,
+    GreedExactAgent,
+    GreedTaskExactAgent,
+    GreedTaskThresholdAgent,
+)
+from dicearena.agents.easy_money.greed_solver import sequence_value, should_stop
+from dicearena.agents.easy_money.heuristics import TWO_DICE, lucky_dice_gains, move_odds, wall_street_gains
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.random_agent import RandomAgent
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.seating import choose
+from dicearena.envs.easy_money import engine as E
+from dicearena.envs.easy_money import greed as G
+from dicearena.envs.easy_money.config import EasyMoneyConfig
 
 HEURISTIC = EasyMoneyHeuristicAgent()
 EXACT = GreedExactAgent()
@@ -110,7 +115,7 @@ def test_every_action_is_legal(agent, players: int, steps: int) -> None:
 
 def test_pettingzoo_game_with_state() -> None:
     """The PettingZoo face: ``act(obs, mask, state=env.state(), seat=)`` plays a whole game legally."""
-    from envs import easy_money_v0
+    from dicearena.envs import easy_money_v0
 
     env = easy_money_v0.env(num_players=3)
     env.reset(seed=3)
@@ -128,7 +133,7 @@ def test_pettingzoo_game_with_state() -> None:
 
 
 def test_registry_and_errors() -> None:
-    from agents import make_agent
+    from dicearena.agents import make_agent
 
     assert isinstance(make_agent("em_heuristic"), EasyMoneyHeuristicAgent)
     assert isinstance(make_agent("em_greed_exact"), GreedExactAgent)
@@ -250,8 +255,8 @@ def test_greed_task_agents() -> None:
     np.testing.assert_array_equal(exact.act_batch(obs, masks), want)  # decoded from the observations
     cut = np.array([G.GREED_STOP if t >= min(20, m - 4) else G.GREED_ROLL for t, m in rows])
     np.testing.assert_array_equal(threshold.act_states(states, masks, np.zeros(len(rows))), cut)
-    import agents.tasks  # noqa: F401  (the task registry first: agents.easy_money.tasks imports it)
-    from agents.easy_money.tasks import score_greed_policy
+    import dicearena.agents.training.tasks  # noqa: F401  (the task registry first: dicearena.agents.easy_money.tasks imports it)
+    from dicearena.agents.easy_money.tasks import score_greed_policy
 
     assert score_greed_policy(exact, config)["percent_of_optimum"] == pytest.approx(100.0)
     assert 98.0 < score_greed_policy(threshold, config)["percent_of_optimum"] < 100.0

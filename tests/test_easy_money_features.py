@@ -1,8 +1,9 @@
 """Ea$y Money's optional Greed observation features (config ``greed_features``): the mover's exact expected units
 of rolling on and of stopping at a Greed roll-or-stop decision, and whether rolling is worth more.
 
-The reference is the exact solver (``agents.easy_money.greed_solver``: the full programme over every total up to
-the cash + 6), read here in plain Python; the engine's values come from ``envs.easy_money.greed.greed_values``,
+The reference is the exact solver (``dicearena.agents.easy_money.greed_solver``: the full programme over every total up
+to the cash + 6), read here in plain Python; the engine's values come from
+``dicearena.envs.easy_money.greed.greed_values``,
 which solves only the totals below ``GREED_STOP_FROM``. Positions: a grid of crafted (total, cash) pairs, a Greed
 sequence played with injected dice, and every Greed decision of seeded batched games.
 """
@@ -13,13 +14,13 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from agents.easy_money.greed_solver import greed_table
-from envs.common.config import ConfigError, validate_config
-from envs.common.game_aec import GameAEC, make_env
-from envs.common.game_batch import BatchedGame
-from envs.easy_money import engine as E
-from envs.easy_money.config import EasyMoneyConfig
-from envs.easy_money.greed import GREED_STOP_FROM, greed_values
+from dicearena.agents.easy_money.greed_solver import greed_table
+from dicearena.envs.common.config import ConfigError, validate_config
+from dicearena.envs.common.game_aec import GameAEC, make_env
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.easy_money import engine as E
+from dicearena.envs.easy_money.config import EasyMoneyConfig
+from dicearena.envs.easy_money.greed import GREED_STOP_FROM, greed_values
 
 ON = {"greed_features": True}
 

@@ -8,10 +8,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from agents.easy_money.greed_solver import greed_table, policy_value, sequence_value, should_stop
-from envs.common.config import ConfigError
-from envs.common.contract import CHANCE, NOBODY
-from envs.easy_money import greed as G
+from dicearena.agents.easy_money.greed_solver import greed_table, policy_value, sequence_value, should_stop
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.contract import CHANCE, NOBODY
+from dicearena.envs.easy_money import greed as G
 
 
 def test_optimal_value_with_ten_units_is_179_over_36() -> None:
@@ -125,9 +125,9 @@ def test_the_greed_stop_env_plays_injected_rolls_and_passes_gymnasium_checks() -
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
-    import envs  # noqa: F401  (registers the ids)
-    from envs.common.chance import ScriptedChance
-    from envs.easy_money.greed_task import GreedStopEnv
+    import dicearena.envs  # noqa: F401  (registers the ids)
+    from dicearena.envs.common.chance import ScriptedChance
+    from dicearena.envs.easy_money.greed_task import GreedStopEnv
 
     check_env(gymnasium.make("dicearena/GreedStop-v0").unwrapped)
     env = GreedStopEnv({"named_cash": [5, 20]}, chance=ScriptedChance([[12, 5], [3], [0]]))
@@ -142,10 +142,10 @@ def test_the_greed_stop_env_plays_injected_rolls_and_passes_gymnasium_checks() -
 
 
 def test_the_exact_agent_scores_the_optimum_and_the_others_less() -> None:
-    import agents.tasks  # noqa: F401  (the task registry first)
-    from agents import make_agent
-    from agents.easy_money import GreedTaskExactAgent, GreedTaskThresholdAgent
-    from agents.easy_money.tasks import score_greed_policy
+    import dicearena.agents.training.tasks  # noqa: F401  (the task registry first)
+    from dicearena.agents import make_agent
+    from dicearena.agents.easy_money import GreedTaskExactAgent, GreedTaskThresholdAgent
+    from dicearena.agents.easy_money.tasks import score_greed_policy
 
     config = {"named_cash": [1, 40]}
     exact = score_greed_policy(GreedTaskExactAgent(config), config)
@@ -157,7 +157,7 @@ def test_the_exact_agent_scores_the_optimum_and_the_others_less() -> None:
 
 
 def test_the_vectorised_task_pays_what_the_sequences_collect() -> None:
-    from envs.easy_money.greed_task import GreedStopGames
+    from dicearena.envs.easy_money.greed_task import GreedStopGames
 
     games = GreedStopGames(64, {"named_cash": 30}, seed=3)
     obs = games.reset()

@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from envs.common.config import validate_config
-from envs.common.contract import CHANCE, PLAYING
-from envs.easy_money import engine as E
-from envs.easy_money.config import EasyMoneyConfig
-from envs.easy_money.render import SIZE, SPACE_CODES, render_ansi, render_rgb, space_box
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.common.contract import CHANCE, PLAYING
+from dicearena.envs.easy_money import engine as E
+from dicearena.envs.easy_money.config import EasyMoneyConfig
+from dicearena.envs.easy_money.render import SIZE, SPACE_CODES, render_ansi, render_rgb, space_box
 
 PAWN_INK = (25, 25, 25)  # the pawn token's colour
 
@@ -369,6 +369,6 @@ def test_space_boxes_make_a_ring_and_small_and_large_boards_render(tmp_path) -> 
 
 
 def test_the_game_spec_uses_these_renderers() -> None:
-    from envs.easy_money.game import EASY_MONEY
+    from dicearena.envs.easy_money.game import EASY_MONEY
 
     assert EASY_MONEY.render_ansi is render_ansi and EASY_MONEY.render_rgb is render_rgb

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from envs.common.config import ConfigError, validate_config
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, TRUNCATED
-from envs.easy_money import engine as E
-from envs.easy_money.config import EasyMoneyConfig
-from envs.easy_money.data import FILES, SPACE_TYPES, default_path, parse_file
+from dicearena.envs.common.config import ConfigError, validate_config
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, TRUNCATED
+from dicearena.envs.easy_money import engine as E
+from dicearena.envs.easy_money.config import EasyMoneyConfig
+from dicearena.envs.easy_money.data import FILES, SPACE_TYPES, default_path, parse_file
 
 WADS = (1, 2, 5, 10)
 UP, DOWN = 0, 1

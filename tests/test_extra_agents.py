@@ -8,17 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.base import Agent
-from agents.extra import ExpectimaxAgent, GreedyAgent, PlannerAgent
-from agents.extra.evaluation import play_extra
-from agents.random_agent import RandomAgent, sample_masked
-from agents.stats import mean_ci
-from envs import extra_v0
-from envs.common.game_batch import BatchedGame
-from envs.common.seating import choose
-from envs.extra import engine as E
-from envs.extra.config import ExtraConfig
+from dicearena.agents import make_agent
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.stats import mean_ci
+from dicearena.agents.extra import ExpectimaxAgent, GreedyAgent, PlannerAgent
+from dicearena.agents.extra.evaluation import play_extra
+from dicearena.agents.random_agent import RandomAgent, sample_masked
+from dicearena.envs import extra_v0
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.seating import choose
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra.config import ExtraConfig
 
 AGENTS = [GreedyAgent(), PlannerAgent(), ExpectimaxAgent()]
 ODD_SHEET = {"penalty": 150, "minus_boxes": [2, 4, 3, 6, 8, 0, 12, 4, 5, 1, 3],
@@ -256,7 +256,7 @@ class _Recording(Agent):
 def test_solitaire_policy_at_table_sees_its_own_sheet_as_a_solitaire_game() -> None:
     """The table observation's prefix is the seat's solitaire view: the observation of a one-player game holding
     the seat's sheet and the throw."""
-    from agents.extra.at_table import SolitairePolicyAtTable
+    from dicearena.agents.extra.at_table import SolitairePolicyAtTable
 
     seated = SolitairePolicyAtTable(inner := _Recording())
     batch = BatchedGame("extra", 32, num_players=3, seed=11)

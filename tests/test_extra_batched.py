@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.random_agent import sample_masked
-from envs.common.batching import MAX_BATCH
-from envs.common.config import ConfigError
-from envs.common.contract import SIMULTANEOUS, TERMINATED
-from envs.common.game_batch import BatchedGame
-from envs.extra import engine as E
-from envs.extra_v0 import parallel_env
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.batching import MAX_BATCH
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.contract import SIMULTANEOUS, TERMINATED
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra_v0 import parallel_env
 
 
 def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:

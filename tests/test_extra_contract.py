@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.extra.heuristics import THROW_PROBS, THROWS
-from envs.common.chance import WORD_HIGH, SeededChance
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED
-from envs.extra import engine as E
-from envs.extra.config import ExtraConfig
-from envs.extra_v0 import parallel_env, raw_env
+from dicearena.agents.extra.heuristics import THROW_PROBS, THROWS
+from dicearena.envs.common.chance import WORD_HIGH, SeededChance
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra.config import ExtraConfig
+from dicearena.envs.extra_v0 import parallel_env, raw_env
 from tests.helpers import PlainStream
 
 CONFIGS = [

@@ -10,12 +10,11 @@ import pytest
 from numba import njit
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
-import envs
-from envs import extra_v0
-from envs.common.config import ConfigError
-from envs.common.dice import ScriptedDice, SeededDice
-from envs.extra import engine as E
-from envs.extra_v0 import parallel_env, raw_env
+from dicearena.envs import extra_v0
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.dice import ScriptedDice, SeededDice
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra_v0 import parallel_env, raw_env
 from tests.helpers import assert_step_rejected
 
 # --- PettingZoo conformance
@@ -50,7 +49,6 @@ def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_registered_with_pettingzoo_make() -> None:
-    assert envs is not None
     aec = pettingzoo.make("aec", "dicearena/extra-v0", num_players=3)
     aec.reset(seed=1)
     assert aec.possible_agents == ["player_0", "player_1", "player_2"]
@@ -454,8 +452,8 @@ def test_masks_match_an_independent_reading_of_the_rules() -> None:
 def test_the_engine_winner_rule_is_the_one_render_and_the_seat_env_use() -> None:
     """``E.wins`` (every top score wins, a shared one included) decides the win reward, the text rendering's
     winners and the seat env's infos ``won`` / ``tied``: over played games and a constructed tie for the top."""
-    from envs.common.game_seat import SeatGames
-    from envs.extra.render import render_ansi
+    from dicearena.envs.common.game_seat import SeatGames
+    from dicearena.envs.extra.render import render_ansi
 
     class Lowest:
         def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
 
-from agents import make_agent
-from agents.random_agent import sample_masked
-from envs.common.config import ConfigError, validate_config
-from envs.common.game_aec import GameAEC, make_env
-from envs.common.game_batch import BatchedGame
-from envs.common.game_parallel import GameParallel
-from envs.extra import engine as E
-from envs.extra.config import ExtraConfig, SolitaireConfig
-from envs.extra.solitaire_task import ExtraSolitaireEnv
+from dicearena.agents import make_agent
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.config import ConfigError, validate_config
+from dicearena.envs.common.game_aec import GameAEC, make_env
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.game_parallel import GameParallel
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra.config import ExtraConfig, SolitaireConfig
+from dicearena.envs.extra.solitaire_task import ExtraSolitaireEnv
 
 SMALL_ROWS = {"minus_boxes": [0] * 11, "extra_columns": [30, 30, 30]}  # rows fill after 6 checks: full rows met
 CONFIGS = [

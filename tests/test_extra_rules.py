@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.common.dice import ScriptedDice
-from envs.extra import engine as E
-from envs.extra_v0 import parallel_env, raw_env
+from dicearena.envs.common.dice import ScriptedDice
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra_v0 import parallel_env, raw_env
 
 # The rules file's sheet, written out again here so the engine's copy is checked, not trusted.
 MINUS = {2: 3, 3: 3, 4: 4, 5: 5, 6: 7, 7: 7, 8: 7, 9: 5, 10: 4, 11: 3, 12: 3}

@@ -17,12 +17,12 @@ from gymnasium.utils.env_checker import check_env
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import envs  # noqa: F401  (registers the ids)
-from agents.random_agent import sample_masked
-from envs.common.config import ConfigError
-from envs.common.dice import ScriptedDice
-from envs.extra import engine as E
-from envs.extra.solitaire_task import ExtraSolitaireEnv, ExtraSolitaireVecEnv
+import dicearena.envs  # noqa: F401  (registers the ids)
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.dice import ScriptedDice
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra.solitaire_task import ExtraSolitaireEnv, ExtraSolitaireVecEnv
 
 OBS_SIZE = E.observation_size(1)
 

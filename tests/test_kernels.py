@@ -1,4 +1,5 @@
-"""The generated kernels (envs.common.kernels) and the generic classic modules (envs.common.classic)."""
+"""The generated kernels (dicearena.envs.common.kernels) and the generic classic modules
+(dicearena.envs.common.classic)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import envs  # noqa: F401  (configures numba's cache)
-from envs import extra_v0, yay_v0
-from envs.common import kernels
-from envs.common.contract import game_spec
-from envs.common.dice import ScriptedDice
-from envs.common.game_aec import GameAEC
-from envs.extra import engine as extra_engine
-from envs.yay import engine as yay_engine
-from tests import pig_game
+import dicearena.envs  # noqa: F401  (configures numba's cache)
+from dicearena.envs import extra_v0, yay_v0
+from dicearena.envs.common import kernels
+from dicearena.envs.common.contract import game_spec
+from dicearena.envs.common.dice import ScriptedDice
+from dicearena.envs.common.game_aec import GameAEC
+from dicearena.envs.extra import engine as extra_engine
+from dicearena.envs.yay import engine as yay_engine
+from examples.pig import pig_game
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,8 +53,8 @@ def test_a_kernel_file_is_rewritten_only_when_its_text_changes(tmp_path: Path) -
 def test_kernels_load_without_a_cache_directory(tmp_path: Path) -> None:
     """No writable NUMBA_CACHE_DIR: the kernels still load (uncached) and play."""
     code = (
-        "import os, numpy as np; import envs; os.environ['NUMBA_CACHE_DIR'] = '/proc/no-such-dir'\n"
-        "from envs.common.game_batch import BatchedGame\n"
+        "import os, numpy as np; import dicearena.envs; os.environ['NUMBA_CACHE_DIR'] = '/proc/no-such-dir'\n"
+        "from dicearena.envs.common.game_batch import BatchedGame\n"
         "b = BatchedGame('easy_come_easy_go', 4, seed=0); obs = b.reset(0)[0]; print(obs.shape)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)
@@ -69,7 +70,7 @@ def test_classic_envs_take_the_games_dice_and_copy() -> None:
     assert type(twin) is extra_v0.raw_env and np.array_equal(twin.state(), env.state())
     assert np.array_equal(copy.deepcopy(env).state(), env.state())
     assert isinstance(extra_v0.parallel_env(), extra_v0.parallel_env)
-    assert yay_v0.raw_env.__module__ == "envs.yay_v0"
+    assert yay_v0.raw_env.__module__ == "dicearena.envs.yay_v0"
 
 
 def test_dice_needs_a_game_dice_interface_and_excludes_chance() -> None:
@@ -82,7 +83,7 @@ def test_dice_needs_a_game_dice_interface_and_excludes_chance() -> None:
 def test_row_views_alias_their_parent_rows() -> None:
     from numba import njit
 
-    from envs.common.rows import row
+    from dicearena.envs.common.rows import row
 
     @njit
     def bump(a, b):
@@ -105,8 +106,8 @@ def test_row_views_alias_their_parent_rows() -> None:
 def test_faces_unpickle_in_a_fresh_process(tmp_path: Path) -> None:
     """A pickled face keeps its spec's id and module; a fresh interpreter finds the spec (engine modules do not
     register their game: envs does) and the generated kernels again."""
-    from envs.common.game_batch import BatchedGame
-    from envs.easy_money.greed_task import GreedStopEnv
+    from dicearena.envs.common.game_batch import BatchedGame
+    from dicearena.envs.easy_money.greed_task import GreedStopEnv
 
     table = GameAEC("yay")
     table.reset(seed=1)

@@ -1,4 +1,4 @@
-"""Extra!'s planning values learned by self-play (agents.extra.learned_values, shipped as ``extra_td``): the
+"""Extra!'s planning values learned by self-play (dicearena.agents.extra.learned_values, shipped as ``extra_td``): the
 features and the fit, the planner on given tables, seeded training that beats the hand-set tables, the shipped
 tables' play, and the errors."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.benchmarks import table_player
-from agents.extra.heuristics import PlannerAgent, number_bonus, planning_tables
-from agents.extra.learned_values import (
+from dicearena.agents import make_agent, table_player
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.extra.heuristics import PlannerAgent, number_bonus, planning_tables
+from dicearena.agents.extra.learned_values import (
     NUM_FEATURES,
     LearnedPlannerAgent,
     default_sheet,
@@ -21,10 +21,9 @@ from agents.extra.learned_values import (
     save_tables,
     train_planning_values,
 )
-from agents.self_play import head_to_head
-from agents.shipped import ShippedAgent
-from envs.common.game_batch import BatchedGame
-from envs.extra import engine as E
+from dicearena.agents.shipped import ShippedAgent
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.extra import engine as E
 
 TWO = {"num_players": 2}
 
@@ -119,8 +118,8 @@ def test_tables_round_trip_with_their_sheet(tmp_path) -> None:
 def test_the_command_writes_tables_and_a_card_that_loads(tmp_path, capsys) -> None:
     import yaml
 
-    from agents.extra.learned_values import main
-    from agents.shipped import _load_model
+    from dicearena.agents.extra.learned_values import main
+    from dicearena.agents.shipped import _load_model
 
     out = tmp_path / "mine.npz"
     assert main(["--generations", "1", "--games", "256", "--score-games", "10", "--out", str(out)]) == 0

@@ -10,19 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from envs.common.numba_cache import PREFIX, source_key
+from dicearena.envs.common.numba_cache import PREFIX, source_key
 
 MARKER = ".dicearena-numba-cache"  # the on-disk name (directories made by earlier runs carry it): not imported
 _OFF = "numba cache is off"
 
+# The fake tree's folder is envs/ like ours (the key hashes that folder); it is loaded as a package of its own, by
+# path, so the real dicearena.envs (which configures the real cache on import) is never imported here.
 _RUN = """
-import sys, tempfile
+import importlib, sys, tempfile
 sys.path.insert(0, {root!r})
 tempfile.tempdir = {tempdir!r}  # None: the usual search ($TMPDIR, /tmp, ...)
-from envs.common.numba_cache import configure_numba_cache
-print(configure_numba_cache(__import__("pathlib").Path({root!r})))
-from envs.user import doubled
-print(doubled(1))
+cache = importlib.import_module("envs.common.numba_cache")  # the fake tree's copy
+print(cache.configure_numba_cache(__import__("pathlib").Path({root!r})))
+print(importlib.import_module("envs.user").doubled(1))
 """
 
 

@@ -1,4 +1,5 @@
-"""Easy Come, Easy Go's learned position values (agents.easy_come_easy_go.position_values, shipped as ``eceg_td``):
+"""Easy Come, Easy Go's learned position values (dicearena.agents.easy_come_easy_go.position_values, shipped as
+``eceg_td``):
 the position encoding, the backup against value iteration, seeded self-play training, the shipped table's play and
 its errors."""
 
@@ -9,10 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.benchmarks import table_player
-from agents.easy_come_easy_go.exact import solve_turn
-from agents.easy_come_easy_go.position_values import (
+from dicearena.agents import make_agent, table_player
+from dicearena.agents.easy_come_easy_go.exact import solve_turn
+from dicearena.agents.easy_come_easy_go.position_values import (
     NUM_POSITIONS,
     TABLE,
     PositionValueAgent,
@@ -24,10 +24,10 @@ from agents.easy_come_easy_go.position_values import (
     solve_positions,
     train_position_values,
 )
-from agents.self_play import head_to_head
-from agents.shipped import ShippedAgent
-from envs.common.game_batch import BatchedGame
-from envs.easy_come_easy_go import engine as eng
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.shipped import ShippedAgent
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.easy_come_easy_go import engine as eng
 
 C = eng.CENTRE
 TWO = {"num_players": 2}

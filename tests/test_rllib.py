@@ -1,4 +1,5 @@
-"""The Ray RLlib path (``agents.rllib``, the ``rllib`` extra) on every game of the suite: multi-agent PPO on the new API
+"""The Ray RLlib path (``dicearena.agents.training.rllib``, the ``rllib`` extra) on every game of the suite:
+multi-agent PPO on the new API
 stack with one shared masked policy trains >= 2 iterations locally, writes checkpoints, resumes from them, and a
 checkpoint plays legal actions as an agent in a tournament. Tiny batches: each game costs a few seconds after one
 shared ``ray.init``. Deterministic assertions only (nothing here asserts learning)."""
@@ -16,17 +17,17 @@ import pytest
 ray = pytest.importorskip("ray")
 pytest.importorskip("ray.rllib")
 
-import envs  # noqa: E402, F401  (registers the suite's games)
-from agents import make_agent  # noqa: E402
-from agents.base import Agent  # noqa: E402
-from agents.random_agent import RandomAgent  # noqa: E402
-from agents.rllib import check_recipe, main, train  # noqa: E402
-from agents.rllib_agent import RLlibAgent  # noqa: E402
-from agents.rllib_checkpoints import CARD, CheckpointError, checkpoints_newest_first, read_weights  # noqa: E402
-from envs.common.config import ConfigError  # noqa: E402
-from envs.common.contract import GAMES  # noqa: E402
+import dicearena.envs  # noqa: E402, F401  (registers the suite's games)
+from dicearena.agents import make_agent  # noqa: E402
+from dicearena.agents.base import Agent  # noqa: E402
+from dicearena.agents.random_agent import RandomAgent  # noqa: E402
+from dicearena.agents.rllib_agent import RLlibAgent  # noqa: E402
+from dicearena.agents.rllib_checkpoints import CARD, CheckpointError, checkpoints_newest_first, read_weights  # noqa: E402
+from dicearena.agents.training.rllib import check_recipe, main, train  # noqa: E402
+from dicearena.envs.common.config import ConfigError  # noqa: E402
+from dicearena.envs.common.contract import GAMES  # noqa: E402
 
-SUITE = sorted(g for g, spec in GAMES.items() if spec.engine.__name__.startswith("envs."))  # not tests' own games
+SUITE = sorted(g for g, spec in GAMES.items() if spec.engine.__name__.startswith("dicearena.envs."))  # not Pig
 BATCH = 64  # env steps per iteration
 
 
@@ -99,7 +100,7 @@ def _trained(runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory, ga
 def test_trains_checkpoints_resumes_and_plays(
     game: str, runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:  # fmt: skip
-    from agents.tournament import tournament
+    from dicearena.agents.evaluation.tournament import tournament
 
     out = _trained(runs, tmp_path_factory, game, capsys)
     kept = checkpoints_newest_first(out / "checkpoints")
@@ -127,7 +128,7 @@ def test_agent_acts_as_rllib_restores_it(runs: dict[str, Path], tmp_path_factory
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from envs.common.game_aec import make_env
+    from dicearena.envs.common.game_aec import make_env
 
     out = _trained(runs, tmp_path_factory, SUITE[0])
     agent = RLlibAgent(out)
@@ -157,7 +158,7 @@ def test_entrant_of_an_evaluation_recipe(
     """``{kind: rllib, kwargs: {checkpoint: <run>}}`` in evaluate.py's tournament section."""
     import yaml
 
-    import evaluate
+    from dicearena.agents.evaluation import evaluate
 
     game = SUITE[0]
     out = _trained(runs, tmp_path_factory, game)
@@ -174,7 +175,7 @@ def test_entrant_of_an_evaluation_recipe(
 
 def test_env_renames_the_observation() -> None:
     """Every game's RLlib env observes ``{"observations", "action_mask"}``, seats in order, within its spaces."""
-    from agents.rllib_env import DiceArenaEnv
+    from dicearena.agents.training.rllib_env import DiceArenaEnv
 
     for game in SUITE:
         env = DiceArenaEnv({"game": game, "config": {"num_players": 3}})
@@ -190,7 +191,7 @@ def test_env_renames_the_observation() -> None:
 def test_module_refuses_an_unmasked_space() -> None:
     import gymnasium as gym
 
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from dicearena.agents.rllib_module import MaskedPPOTorchRLModule
 
     with pytest.raises(ValueError, match="'observations' and 'action_mask'"):
         MaskedPPOTorchRLModule(observation_space=gym.spaces.Box(0, 1, (3,)), action_space=gym.spaces.Discrete(2))

@@ -1,5 +1,5 @@
-"""Self-play (agents.self_play): the pool's mix, eviction and restore, seat rotation, batched opponent inference,
-and short runs through train.py on every game."""
+"""Self-play (dicearena.agents.training.self_play): the pool's mix, eviction and restore, seat rotation, batched
+opponent inference, and short runs through train.py on every game."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ import numpy as np
 import pytest
 import torch
 
-import train
-from agents.base import Agent
-from agents.self_play import LATEST, SNAPSHOTS, OpponentPool, head_to_head, pool_agents
-from envs.common.game_seat import SeatGames
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.snapshots import pool_agents
+from dicearena.agents.training import train
+from dicearena.agents.training.self_play import LATEST, SNAPSHOTS, OpponentPool
+from dicearena.envs.common.game_seat import SeatGames
 from tests.helpers import self_play_recipe, write
 
 GAMES = ("easy_come_easy_go", "extra", "yay", "easy_money")
@@ -42,7 +44,7 @@ def _policy(seed: int = 0) -> torch.nn.Module:
     """A small Easy Come policy with seeded weights."""
     from sb3_contrib import MaskablePPO
 
-    from envs.common.game_seat import SeatVecEnv
+    from dicearena.envs.common.game_seat import SeatVecEnv
 
     env = SeatVecEnv("easy_come_easy_go", 2, Lowest(), seed=0)
     return MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [8]}, n_steps=8, batch_size=16, seed=seed).policy
@@ -131,7 +133,7 @@ def test_each_opponent_policy_moves_once_per_step_for_all_its_games() -> None:
 
 
 def test_batched_inference_gives_the_moves_of_one_by_one_inference() -> None:
-    from agents.sb3_agent import SB3Agent
+    from dicearena.agents.sb3_agent import SB3Agent
 
     env = SeatGames("easy_come_easy_go", 64, Lowest(), seed=4)
     obs = env.reset()
@@ -187,7 +189,7 @@ def test_a_short_self_play_run_beats_random(tmp_path: Path, game: str) -> None:
 
 
 def test_head_to_head_alternates_seats_and_splits_ties() -> None:
-    from agents.benchmarks import table_player
+    from dicearena.agents import table_player
 
     one = head_to_head("yay", Lowest(), Lowest(), {"num_players": 2}, 200, seed=0)
     assert one["win_rate"] == pytest.approx(0.5, abs=0.08)  # equals: only the seat and the dice differ

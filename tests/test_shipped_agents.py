@@ -1,18 +1,16 @@
-"""The shipped trained agents (agents/models, agents.shipped): each loads by name, plays every player count its
-card claims, and beats random head to head."""
+"""The shipped trained agents (agents/models, dicearena.agents.shipped): each loads by name, plays every player count
+its card claims, and beats random head to head."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from agents import agent_names, make_agent
-from agents.benchmarks import table_player
-from agents.play import play_games
-from agents.self_play import head_to_head
-from agents.ship import main
-from agents.shipped import ShippedAgent, shipped
-from envs.common.contract import game_spec
+from dicearena.agents import agent_names, make_agent, table_player
+from dicearena.agents.evaluation.play import head_to_head, play_games
+from dicearena.agents.evaluation.ship import main
+from dicearena.agents.shipped import ShippedAgent, shipped
+from dicearena.envs.common.contract import game_spec
 
 SHIPPED = sorted(shipped())
 GAMES = ("easy_come_easy_go", "easy_money", "extra", "yay")

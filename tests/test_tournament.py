@@ -1,4 +1,5 @@
-"""Rated tournaments (``agents.tournament``, the ``tournament`` recipe section): rotated seatings put every entrant
+"""Rated tournaments (``dicearena.agents.evaluation.tournament``, the ``tournament`` recipe section): rotated seatings
+put every entrant
 in every seat equally often, ranks / pairwise counts / Bradley–Terry match plain computations, ratings order agents
 of known strength and repeat exactly for a seed, and evaluate.py writes and plots them."""
 
@@ -15,11 +16,18 @@ import numpy as np
 import pytest
 import yaml
 
-import evaluate
-from agents import make_agent
-from agents.benchmarks import table_player
-from agents.shipped import MODELS, shipped_card
-from agents.tournament import ELO, bradley_terry, openskill_ratings, pairwise_wins, ranks_of, seatings, tournament
+from dicearena.agents import make_agent, table_player
+from dicearena.agents.evaluation import evaluate
+from dicearena.agents.evaluation.tournament import (
+    ELO,
+    bradley_terry,
+    openskill_ratings,
+    pairwise_wins,
+    ranks_of,
+    seatings,
+    tournament,
+)
+from dicearena.agents.shipped import MODELS, shipped_card
 from tests.helpers import write
 
 GAME = "easy_come_easy_go"

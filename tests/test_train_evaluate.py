@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-import evaluate
-import train
+from dicearena.agents.evaluation import evaluate
+from dicearena.agents.training import train
 from tests.helpers import tiny_train_recipe, write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -219,15 +219,15 @@ def test_every_shipped_recipe_validates(path: Path, tmp_path: Path) -> None:
     """The configs/ the README points at load (and a training task's env builds) without running them."""
     raw = yaml.safe_load(path.read_text())
     if "task" in raw:
-        from agents.tasks import make_training_env
+        from dicearena.agents.training.tasks import make_training_env
 
         recipe = train.load_recipe(path)
         env = make_training_env(recipe.task.id, recipe.task.config, 2, 0)
         if hasattr(env, "pool"):  # self-play: the pool's 'latest' member is the learner, built on the env
             env.pool.attach(recipe.algorithm.build(env, 0, str(tmp_path)).policy)
         assert env.reset().shape[0] == 2
-    elif "ray" in raw:  # an RLlib recipe (agents.rllib): checked without starting Ray
-        from agents.rllib import check_recipe
+    elif "ray" in raw:  # an RLlib recipe (dicearena.agents.training.rllib): checked without starting Ray
+        from dicearena.agents.training.rllib import check_recipe
 
         assert check_recipe(raw).game == raw["game"]
     else:

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import evaluate
-import train
-from agents import make_agent
-from agents.checkpoints import checkpoints_newest_first
+from dicearena.agents import make_agent
+from dicearena.agents.evaluation import evaluate
+from dicearena.agents.training import train
+from dicearena.agents.training.checkpoints import checkpoints_newest_first
 from tests.helpers import tiny_train_recipe, write
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ def writestr(self, name, data, *args, **kwargs):
             os.kill(os.getpid(), signal.SIGKILL)
     return real(self, name, data, *args, **kwargs)
 zipfile.ZipFile.writestr = writestr
-import train
+from dicearena.agents.training import train
 sys.exit(train.main([{cfg!r}, "--no-progress"]))
 """
 
@@ -161,7 +161,7 @@ def test_loading_a_planted_model_runs_nothing_on_any_path(tmp_path: Path, capsys
 def test_a_loaded_model_plays_like_the_saved_one(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 
-    from envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnVecEnv
+    from dicearena.envs.easy_come_easy_go.turn_task import EasyComeEasyGoTurnVecEnv
 
     env = EasyComeEasyGoTurnVecEnv(8, config={"prize_values": [1] * 9}, seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, seed=0,
@@ -361,7 +361,7 @@ def test_an_sb3_path_that_is_not_a_model_is_named_by_evaluate(tmp_path: Path, ca
 
 
 def test_seat_envs_name_a_string_opponent_and_a_string_seat() -> None:
-    from envs.common.seating import seat_opponents
+    from dicearena.envs.common.seating import seat_opponents
 
     with pytest.raises(TypeError, match=r"not the name 'random'.*make_agent\('random'\)"):
         seat_opponents("random", 2, 0)

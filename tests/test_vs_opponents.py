@@ -10,16 +10,16 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
-import envs  # noqa: F401  (registers the suite's games)
-from agents import make_agent
-from agents.random_agent import sample_masked
-from agents.vs_opponents import score_vs_opponents
-from envs.common.config import ConfigError
-from envs.common.contract import GAMES, NOBODY
-from envs.common.game_aec import GameAEC
-from envs.common.game_parallel import GameParallel
-from envs.common.game_seat import SeatEnv, SeatGames, SeatVecEnv  # type: ignore[attr-defined]
-from envs.extra import engine as EX
+import dicearena.envs  # noqa: F401  (registers the suite's games)
+from dicearena.agents import make_agent
+from dicearena.agents.random_agent import sample_masked
+from dicearena.agents.training.vs_opponents import score_vs_opponents
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.contract import GAMES, NOBODY
+from dicearena.envs.common.game_aec import GameAEC
+from dicearena.envs.common.game_parallel import GameParallel
+from dicearena.envs.common.game_seat import SeatEnv, SeatGames, SeatVecEnv  # type: ignore[attr-defined]
+from dicearena.envs.extra import engine as EX
 
 SEQUENTIAL = sorted(g for g, spec in GAMES.items() if spec.dynamics == "sequential" and g != "pig")
 SIMULTANEOUS = sorted(g for g, spec in GAMES.items() if spec.dynamics == "simultaneous")
@@ -272,7 +272,7 @@ def test_yay_games_ending_inside_a_throw_are_finished_episodes() -> None:
     """With a short turn limit and every seat throwing again whenever it may, many games end inside a throw (a turn
     ended by rule 9 or rule 5 reaches ``max_turns``), after the learner's move or an opponent's: each is one
     finished episode (return 0, truncated), and every game still waits for a legal learner decision."""
-    from envs.yay import engine as YE
+    from dicearena.envs.yay import engine as YE
     from tests.yay_scripts import ThrowAgain
 
     venv = SeatGames("yay", 256, ThrowAgain(seed=1), max_turns=5, shaping=True, seed=3)

@@ -8,12 +8,12 @@ import itertools
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.play import play_games
-from agents.yay import BEAT, YayGreedyAgent
-from envs.yay import engine as E
-from envs.yay.engine import final_standings
-from envs.yay_v0 import raw_env
+from dicearena.agents import make_agent
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.yay import BEAT, YayGreedyAgent
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.engine import final_standings
+from dicearena.envs.yay_v0 import raw_env
 from tests.yay_scripts import (
     POSITION_CASES,
     ThrowAgain,

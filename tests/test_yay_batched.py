@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs import yay_v0
-from envs.common.game_batch import BatchedGame
-from envs.yay import engine as E
+from dicearena.envs import yay_v0
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.yay import engine as E
 from tests.yay_scripts import ThrowAgain
 
 CHANCE_ENDS = (E.EVENT_NOT_HIGHER, E.EVENT_ALL_FILLED)  # turns that end inside a throw, not at an action

@@ -10,15 +10,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import envs  # noqa: F401  (registers the games)
-from agents.random_agent import sample_masked
-from envs.common.chance import ScriptedChance
-from envs.common.contract import CHANCE, game_spec
-from envs.common.game_aec import GameAEC
-from envs.yay import engine as E
-from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
-from envs.yay.config import YayConfig
-from envs.yay_v0 import raw_env
+import dicearena.envs  # noqa: F401  (registers the games)
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.chance import ScriptedChance
+from dicearena.envs.common.contract import CHANCE, game_spec
+from dicearena.envs.common.game_aec import GameAEC
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
+from dicearena.envs.yay.config import YayConfig
+from dicearena.envs.yay_v0 import raw_env
 from tests.yay_scripts import sq
 
 
@@ -81,7 +81,7 @@ def test_an_impossible_injected_outcome_is_refused_in_the_rules_words(throw: lis
 
 def test_shaping_is_paid_by_the_contract_faces_and_telescopes_to_the_final_rewards() -> None:
     """``shaping``: the AEC env and the batched engine pay the same change of lead every step; returns stay +-1."""
-    from envs.common.game_batch import BatchedGame
+    from dicearena.envs.common.game_batch import BatchedGame
 
     env, batch = GameAEC("yay", shaping=True), BatchedGame("yay", 1, seed=3, shaping=True)
     env.reset(seed=3)

@@ -7,10 +7,10 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from envs import yay_v0
-from envs.common.config import ConfigError
-from envs.yay import engine as E
-from envs.yay.chance import ScriptedThrows, corners_at
+from dicearena.envs import yay_v0
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.chance import ScriptedThrows, corners_at
 from tests.helpers import assert_step_rejected
 
 
@@ -162,7 +162,7 @@ def test_bad_config_names_the_key(overrides: dict, match: str) -> None:
 
 
 def test_a_dice_source_without_landing_is_refused() -> None:
-    from envs.common.dice import SeededDice
+    from dicearena.envs.common.dice import SeededDice
 
     with pytest.raises(TypeError, match="land"):
         yay_v0.env(dice=SeededDice(faces=6, block=3))

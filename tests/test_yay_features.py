@@ -14,15 +14,15 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-import envs  # noqa: F401  (registers the games)
-from agents import make_agent
-from agents.random_agent import sample_masked
-from envs.common.config import ConfigError
-from envs.common.game_aec import GameAEC, make_env
-from envs.common.game_batch import BatchedGame
-from envs.common.game_seat import SeatEnv
-from envs.yay import engine as E
-from envs.yay.config import YayConfig
+import dicearena.envs  # noqa: F401  (registers the games)
+from dicearena.agents import make_agent
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.game_aec import GameAEC, make_env
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.game_seat import SeatEnv
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.config import YayConfig
 from tests.yay_scripts import POSITION_CASES, random_positions
 
 CASES = [*POSITION_CASES, ({"num_players": 3, "rows": 12, "cols": 10}, 15)]  # 120 squares: no bitboard

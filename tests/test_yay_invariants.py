@@ -11,8 +11,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from envs import yay_v0
-from envs.yay import engine as E
+from dicearena.envs import yay_v0
+from dicearena.envs.yay import engine as E
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

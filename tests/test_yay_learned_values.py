@@ -1,4 +1,5 @@
-"""Yay!'s board values learned by self-play (agents.yay.learned_values, shipped as ``yay_td``): the value terms and
+"""Yay!'s board values learned by self-play (dicearena.agents.yay.learned_values, shipped as ``yay_td``): the value
+terms and
 the fit, the lookahead's search on a given table, seeded training, the shipped table's play, and the errors."""
 
 from __future__ import annotations
@@ -6,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.yay import BEAT, YayLookaheadAgent
-from agents.yay.learned_values import (
+from dicearena.agents.yay import BEAT, YayLookaheadAgent
+from dicearena.agents.yay.learned_values import (
     LearnedLookaheadAgent,
     board_terms,
     fit_table,
@@ -17,10 +18,10 @@ from agents.yay.learned_values import (
     save_table,
     train_board_values,
 )
-from agents.yay.lookahead import NUM_TERMS, VALUE_ROWS
-from envs.common.game_batch import BatchedGame
-from envs.yay import engine as E
-from envs.yay.config import YayConfig
+from dicearena.agents.yay.lookahead import NUM_TERMS, VALUE_ROWS
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.config import YayConfig
 
 
 def decisions(games: int, seed: int, rounds: int = 30) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -71,7 +72,7 @@ def test_on_the_hand_set_value_it_plays_the_lookahead() -> None:
 
 
 def test_the_lookahead_plays_the_same_moves_on_one_thread_and_on_every_thread() -> None:
-    import agents.yay.lookahead as lookahead
+    import dicearena.agents.yay.lookahead as lookahead
 
     states, masks, seats = decisions(64, seed=2)
     parallel = YayLookaheadAgent(seed=4).act_states(states, masks, seats)
@@ -100,10 +101,9 @@ def test_training_is_seeded() -> None:
 
 
 def test_the_shipped_table_beats_greedy() -> None:
-    from agents import make_agent
-    from agents.benchmarks import table_player
-    from agents.self_play import head_to_head
-    from agents.shipped import ShippedAgent
+    from dicearena.agents import make_agent, table_player
+    from dicearena.agents.evaluation.play import head_to_head
+    from dicearena.agents.shipped import ShippedAgent
 
     bot = make_agent("yay_td")
     assert isinstance(bot, ShippedAgent) and bot.reads_state and bot.players == [2]
@@ -130,8 +130,8 @@ def test_a_table_round_trips_and_bad_ones_are_refused(tmp_path) -> None:
 def test_the_command_writes_a_table_and_a_card_that_loads(tmp_path, capsys) -> None:
     import yaml
 
-    from agents.shipped import _load_model
-    from agents.yay.learned_values import main
+    from dicearena.agents.shipped import _load_model
+    from dicearena.agents.yay.learned_values import main
 
     out = tmp_path / "mine.npz"
     args = ["--generations", "1", "--games", "64", "--eval-games", "16", "--score-games", "10", "--out", str(out)]

@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_agent
-from agents.play import play_games
-from agents.yay import YayGreedyAgent, YayLookaheadAgent
-from envs.common.game_batch import BatchedGame
-from envs.yay import engine as E
-from envs.yay.engine import final_standings
-from envs.yay_v0 import raw_env
+from dicearena.agents import make_agent
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.yay import YayGreedyAgent, YayLookaheadAgent
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.engine import final_standings
+from dicearena.envs.yay_v0 import raw_env
 from tests.yay_scripts import POSITION_CASES, after_first_turns, block, decide, game, put, random_positions, sq, throw
 
 AGAIN = 192  # throw again on the default 8x8 sheet
@@ -194,7 +194,8 @@ def test_ends_the_game_when_ahead_and_not_when_behind() -> None:
 
 
 def test_beats_the_greedy_agent_clearly() -> None:
-    """600 seeded two-player games (agents.play, the contract's batched engine), seats alternated: measured 0.59
+    """600 seeded two-player games (dicearena.agents.evaluation.play, the contract's batched engine), seats alternated:
+    measured 0.59
     (shared wins count; 0.62 and 0.63 over 3000 games of seeds 7 and 8); asserted > 0.55, 3 standard errors below
     the 3000-game rate."""
     games = 600

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.yay import engine as E
-from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
-from envs.yay.config import YayConfig
-from envs.yay_v0 import raw_env
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
+from dicearena.envs.yay.config import YayConfig
+from dicearena.envs.yay_v0 import raw_env
 from tests.yay_scripts import after_first_turns, block, game, legal, put, sq, throw
 
 # --- how a throw lands

@@ -7,12 +7,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-import envs  # noqa: F401  (registers the games)
-from agents.random_agent import sample_masked
-from envs.common.config import ConfigError
-from envs.common.contract import GAMES
-from envs.common.game_batch import BatchedGame
-from envs.common.rewards import zero_sum_rewards
+import dicearena.envs  # noqa: F401  (registers the games)
+from dicearena.agents.random_agent import sample_masked
+from dicearena.envs.common.config import ConfigError
+from dicearena.envs.common.contract import GAMES
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.rewards import zero_sum_rewards
 
 B = 64
 STEPS = 400
@@ -30,7 +30,8 @@ BAD: dict[str, list[dict[str, Any]]] = {
     "yay": [],
     "easy_money": [{"reward": "money"}],
 }
-SUITE = [game for game, spec in GAMES.items() if spec.engine.__name__.startswith("envs.")]  # not the tests' Pig
+# the suite's games, not the example Pig
+SUITE = [game for game, spec in GAMES.items() if spec.engine.__name__.startswith("dicearena.envs.")]
 CASES = [(game, config) for game in SUITE for config in CONFIGS[game]]
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.random_agent import RandomAgent, sample_masked
-from envs.yay import engine as E
-from envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
-from envs.yay_v0 import raw_env
+from dicearena.agents.base import Agent
+from dicearena.agents.random_agent import RandomAgent, sample_masked
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.chance import ScriptedThrows, SeededThrows, corners_at
+from dicearena.envs.yay_v0 import raw_env
 
 FAR = ((0, 0), (6, 6))  # two dice parked in opposite corners, away from the action in the middle
 

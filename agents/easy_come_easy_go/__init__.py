@@ -1,5 +1,7 @@
 """Easy Come, Easy Go agents: the exact turn solver and the agents built on it."""
 
+from dicearena.agents.registry import register_agents
+
 from .exact import (
     TurnSolution,
     any_prize_probability,
@@ -10,6 +12,7 @@ from .exact import (
     success_probability,
 )
 from .heuristics import ExactTurnAgent, FullGameHeuristicAgent, MyopicAgent
+from .in_game import table_agent
 
 __all__ = [
     "TurnSolution",
@@ -23,3 +26,7 @@ __all__ = [
     "MyopicAgent",
     "FullGameHeuristicAgent",
 ]
+
+register_agents("easy_come_easy_go", {"eceg_myopic": MyopicAgent, "eceg_exact": ExactTurnAgent,
+                                        "eceg_heuristic": FullGameHeuristicAgent},
+                prefix="eceg", table_agent=table_agent)  # fmt: skip

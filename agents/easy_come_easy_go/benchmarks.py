@@ -11,12 +11,14 @@ from typing import Any
 
 from pydantic import Field
 
-from agents.base import Agent
-from agents.benchmarks import Benchmark, Players, Result
-from agents.recipes import Seed
-from envs.common.config import GameConfig
+from dicearena.agents.easy_come_easy_go.evaluation import sample_value_vectors, score_turn_policy
+from dicearena.agents.evaluation.benchmarks import Benchmark, Players, Result, register_benchmarks
+from dicearena.agents.evaluation.recipes import Seed
+from dicearena.agents.evaluation.recipes import section as checked
+from dicearena.envs.common.config import GameConfig
+from dicearena.envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
-__all__ = ["TURN_TASKS", "table_agent"]
+__all__ = ["TURN_TASKS"]
 
 TURN_KINDS = ("random", "eceg_myopic", "eceg_exact", "sb3")  # the agents that play the turn task
 
@@ -28,8 +30,6 @@ class TurnTaskSection(GameConfig):
 
 
 def _check(game: str, section: TurnTaskSection) -> None:
-    from agents.recipes import section as checked
-    from envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
     checked("turn_tasks.config", TurnTaskConfig, section.config)
 
@@ -37,7 +37,6 @@ def _check(game: str, section: TurnTaskSection) -> None:
 def _run(game: str, task: str, section: TurnTaskSection, players: Players) -> list[Result]:
     from tqdm import tqdm
 
-    from agents.easy_come_easy_go.evaluation import sample_value_vectors, score_turn_policy
 
     rows = []
     for name, agent in players(section.config).items():
@@ -52,14 +51,4 @@ def _run(game: str, task: str, section: TurnTaskSection, players: Players) -> li
 TURN_TASKS = Benchmark(TurnTaskSection, _run, _check, named=True, kinds=TURN_KINDS)
 
 
-def table_agent(kind: str, agent: Agent, config: Any) -> Agent | None:
-    """``agent`` as it plays the full game under ``config``: a turn-task agent through ``TurnPolicyInGame``."""
-    from agents.easy_come_easy_go.in_game import TurnPolicyInGame, any_prize_not_mine
-    from envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE
-
-    if kind == "eceg_exact":  # the optimal turn for "any prize I do not hold"
-        return TurnPolicyInGame(agent, valuation=any_prize_not_mine)
-    space = getattr(agent, "observation_space", None)
-    if kind == "sb3" and space is not None and space.shape == (TURN_OBS_SIZE,):
-        return TurnPolicyInGame(agent)  # a trained turn policy chasing the heuristic's position values
-    return agent
+register_benchmarks("easy_come_easy_go", {"turn_tasks": TURN_TASKS})

@@ -8,8 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.stats import mean_ci
+from dicearena.agents.base import Agent
+from dicearena.agents.easy_come_easy_go.exact import evaluate_turn_policy_exact, solve_turn
+from dicearena.agents.evaluation.benchmarks import round_robin as generic
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.evaluation.stats import mean_ci
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.easy_come_easy_go import engine as eng
+from dicearena.envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
 __all__ = ["sample_value_vectors", "score_turn_policy", "play_full_game", "round_robin"]
 
@@ -23,8 +29,6 @@ def sample_value_vectors(task_config: Mapping[str, Any] | None, num_vectors: int
 
 
 def _turn_config(task_config: Mapping[str, Any] | None):
-    from envs.common.config import validate_config
-    from envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
     return validate_config(TurnTaskConfig, dict(task_config or {}))
 
@@ -37,7 +41,6 @@ def score_turn_policy(
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Exact expected turn value of ``agent`` and of optimal play, averaged over the sampled vectors."""
-    from agents.easy_come_easy_go.exact import evaluate_turn_policy_exact, solve_turn
 
     config = _turn_config(task_config)
     variant = config.four_of_a_kind_is_two_pairs
@@ -74,13 +77,12 @@ def play_full_game(
 ) -> dict[str, Any]:
     """Play ``num_games`` full games with ``seat_agents[s]`` in seat s; count wins per seat.
 
-    The one evaluation loop (``agents.play.play_games``): games run ``batch_size`` at a time in the batched engine,
+    The one evaluation loop (``dicearena.agents.evaluation.play.play_games``): games run ``batch_size`` at a time in
+    the batched engine,
     the games counted are the first ``num_games`` to start, each played to its end (so short games are not
     favoured), and every agent gets what it reads (engine states for planners). ``outcomes`` (G, P) are the final
     rewards and ``winners`` (G,) each game's winner from its final state (-1: truncated).
     """
-    from agents.play import play_games
-    from envs.easy_come_easy_go import engine as eng
 
     num_players = len(seat_agents)
     seatings = np.tile(np.arange(num_players), (num_games, 1))
@@ -106,7 +108,6 @@ def round_robin(
     progress: bool = False,
 ) -> list[dict[str, Any]]:
     """Every ordered pair of distinct agents in the 2-player game (so both seatings): win rates with CIs
-    (``agents.benchmarks.round_robin``)."""
-    from agents.benchmarks import round_robin as generic
+    (``dicearena.agents.evaluation.benchmarks.round_robin``)."""
 
     return generic("easy_come_easy_go", dict(agents), games_per_seating, dict(config or {}), seed, progress)

@@ -26,8 +26,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
+from dicearena.envs.easy_come_easy_go import engine as eng
+from dicearena.envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
 
 __all__ = [
     "TurnSolution",
@@ -358,7 +358,8 @@ def _policy_fn(policy) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
         return policy.act_batch
     if callable(policy):
         return policy
-    raise TypeError(f"policy must be an agents.base.Agent or a callable(obs, masks) -> actions, got {type(policy)}")
+    raise TypeError(f"policy must be an dicearena.agents.base.Agent "
+        f"or a callable(obs, masks) -> actions, got {type(policy)}")
 
 
 def evaluate_turn_policy_exact(

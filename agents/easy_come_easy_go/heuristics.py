@@ -15,9 +15,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from agents.base import Agent
-from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go import turn_engine as te
+from dicearena.agents.base import Agent
+from dicearena.envs.easy_come_easy_go import engine as eng
+from dicearena.envs.easy_come_easy_go import turn_engine as te
 
 from .exact import TurnSolution, dice_codes, kept_multisets, lookahead_turn, reroll_expectations, solve_turn
 
@@ -127,14 +127,14 @@ class _EcegAgent(Agent):
         if self.plays == "turn" and np.shape(observations)[-1] != te.TURN_OBS_SIZE:
             raise ValueError(f"{self.name} plays the turn task (observations of {te.TURN_OBS_SIZE} floats), got length "
                              f"{np.shape(observations)[-1]}; use FullGameHeuristicAgent for the full game, or "
-                             "agents.easy_come_easy_go.in_game.TurnPolicyInGame")  # fmt: skip
+                             "dicearena.agents.easy_come_easy_go.in_game.TurnPolicyInGame")  # fmt: skip
         dice, frozen, values, masks = _turn_view(self.name, observations, action_masks)
         return self._play(values, dice, frozen, masks)
 
     def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
         if self.plays == "turn":
             raise ValueError(f"{self.name} plays the turn task; use FullGameHeuristicAgent for the full game, or "
-                             "agents.easy_come_easy_go.in_game.TurnPolicyInGame")  # fmt: skip
+                             "dicearena.agents.easy_come_easy_go.in_game.TurnPolicyInGame")  # fmt: skip
         pos = decision_positions(self.name, states, action_masks, seats)
         masks = np.atleast_2d(np.asarray(action_masks))
         return self._play(self.game_values(np.atleast_2d(states), pos.seats), pos.dice, pos.frozen, masks)
@@ -187,7 +187,7 @@ class _SolverAgent(_EcegAgent):
 
     def advise(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(the actions ``act_states`` plays (B,), every action's value (B, 24): the expected prize value of the
-        turn after it, under this agent's value vector; -inf where illegal). What ``agents.advice`` reads."""
+        turn after it, under this agent's value vector; -inf where illegal). What ``dicearena.agents.advice`` reads."""
         pos = decision_positions(self.name, states, action_masks, seats)
         masks = np.atleast_2d(np.asarray(action_masks))
         values = self.game_values(np.atleast_2d(states), pos.seats)

@@ -11,12 +11,13 @@ wrapped policy sees only that (observation, mask), as it did in training. The fu
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.easy_come_easy_go import engine as eng
-from envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
+from dicearena.agents.base import Agent
+from dicearena.envs.easy_come_easy_go import engine as eng
+from dicearena.envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
 
 from .heuristics import FullGameHeuristicAgent, any_prize_not_mine, decision_positions
 
@@ -60,3 +61,13 @@ class TurnPolicyInGame(Agent):
         encode_turn_positions(pos.dice, pos.frozen, pos.rolls, values.astype(np.float32), self.variant, turn_obs,
                               turn_masks)  # fmt: skip
         return self.turn_agent.act_batch(turn_obs, (turn_masks != 0) & (masks != 0))
+
+
+def table_agent(kind: str, agent: Agent, config: Any) -> Agent | None:
+    """``agent`` as it plays the full game under ``config``: a turn-task agent through ``TurnPolicyInGame``."""
+    if kind == "eceg_exact":  # the optimal turn for "any prize I do not hold"
+        return TurnPolicyInGame(agent, valuation=any_prize_not_mine)
+    space = getattr(agent, "observation_space", None)
+    if kind == "sb3" and space is not None and space.shape == (TURN_OBS_SIZE,):
+        return TurnPolicyInGame(agent)  # a trained turn policy chasing the heuristic's position values
+    return agent

@@ -26,8 +26,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_tables import command_line, load_arrays, save_arrays, score_and_card, trainer_parser
-from envs.easy_come_easy_go import engine as eng
+from dicearena.agents.training.value_tables import (
+    command_line,
+    load_arrays,
+    save_arrays,
+    score_and_card,
+    trainer_parser,
+)
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.easy_come_easy_go import engine as eng
 
 from .exact import _tables, solve_turns
 from .heuristics import FullGameHeuristicAgent
@@ -147,7 +154,7 @@ def _check_table(table: Any) -> np.ndarray:
 
 
 def save_table(path: str | Path, table: np.ndarray, meta: dict[str, Any]) -> None:
-    """``table`` (as float32) and ``meta`` in an .npz of plain arrays (``agents.value_tables``)."""
+    """``table`` (as float32) and ``meta`` in an .npz of plain arrays (``dicearena.agents.training.value_tables``)."""
     save_arrays(path, {"table": _check_table(table).astype(np.float32)}, meta)
 
 
@@ -183,7 +190,6 @@ def train_position_values(
     round."""
     from tqdm import tqdm
 
-    from envs.common.game_batch import BatchedGame
 
     if rounds < 1 or games < 1 or depth < 0:
         raise ValueError(f"need rounds >= 1, games >= 1 and depth >= 0, got {rounds}, {games}, {depth}")
@@ -215,7 +221,7 @@ def train_position_values(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.easy_come_easy_go.position_values``: train a table by self-play and score it."""
+    """``python -m dicearena.agents.easy_come_easy_go.position_values``: train a table by self-play and score it."""
     parser = trainer_parser(__doc__.splitlines()[0], "eceg_td", 20_000)
     parser.add_argument("--rounds", type=int, default=60, help="self-play rounds (default 60)")
     parser.add_argument("--games", type=int, default=1024, help="games played in parallel per round (default 1024)")
@@ -234,11 +240,11 @@ def main(argv: list[str] | None = None) -> int:
     exact = solve_positions()
     print(f"the first mover's chance: learned {table[0]:.4f}, exact {exact[0]:.4f} (value iteration)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    command = command_line("agents.easy_come_easy_go.position_values", argv)
+    command = command_line("dicearena.agents.easy_come_easy_go.position_values", argv)
     recipe = {"command": command, "rounds": last["round"], "games": args.games, "depth": args.depth, "seed": args.seed}
     save_table(args.out, table, {**recipe, "four_of_a_kind_is_two_pairs": False})
     print(f"wrote {args.out}")
-    card = {"loader": "agents.easy_come_easy_go.position_values:PositionValueAgent", "recipe": recipe,
+    card = {"loader": "dicearena.agents.easy_come_easy_go.position_values:PositionValueAgent", "recipe": recipe,
             "measured": {"rounds": last["round"], "minutes": round(last["seconds"] / 60, 2),
                          "positions": last["visited"]}}  # fmt: skip
     score_and_card("easy_come_easy_go", PositionValueAgent(args.out), AGAINST, args.score_games, args.out, card,

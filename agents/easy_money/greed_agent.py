@@ -8,7 +8,7 @@
   units per sequence).
 - :class:`GreedTaskExactAgent` plays the one-player Greed stop task (``envs/easy_money/greed.py``: slots ``TOTAL``
   and ``CASH``; actions ``GREED_STOP`` = 0, ``GREED_ROLL`` = 1) by the same rule. It reads the task engine's states
-  (``act_states``, what ``envs.common.seating.choose`` hands a ``reads_state`` agent) and can also decode the
+  (``act_states``, what ``dicearena.envs.common.seating.choose`` hands a ``reads_state`` agent) and can also decode the
   task's observations (``act_batch``: total and M are scaled by ``1 / (high + 6)``, ``high`` the top of the
   config's ``named_cash`` range, so give it that config). :class:`GreedTaskThresholdAgent` plays the heuristic's
   threshold there (a reference between random and exact).
@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from envs.easy_money import engine as E
-from envs.easy_money import greed as G
+from dicearena.agents.base import Agent
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.easy_money import engine as E
+from dicearena.envs.easy_money import greed as G
 
 from .greed_solver import sequence_value, should_stop
 from .heuristics import EasyMoneyHeuristicAgent, read_states
@@ -68,7 +69,6 @@ class _GreedTaskAgent(Agent):
     reads_state = True
 
     def __init__(self, config: Any = None) -> None:
-        from envs.common.config import validate_config
 
         self.config = validate_config(G.GreedTaskConfig, config)
         self.scale = self.config.cash_range[1] + G.NUM_FACES  # the observation's 1 / scale

@@ -2,7 +2,7 @@
 
 Why exact: Greed's chance is one die, so the optimal stop rule and its value follow from Bellman's equation
 over (total, M) alone (OpenSpiel's value iteration, for one small game). It scores learned policies exactly
-too (``policy_value``), with no sampling noise. The rule itself comes from ``envs.easy_money.greed``.
+too (``policy_value``), with no sampling noise. The rule itself comes from ``dicearena.envs.easy_money.greed``.
 
 ``V(t, M) = max(payout(t, M), sum over faces of V(roll(t, face), M) / 6)``, with ``V(bust) = 0``; once the total
 exceeds M nothing more can be collected, so the table stops at ``t = M + 6``. The first roll is not a choice:
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.easy_money.greed import BUST, NUM_FACES, greed_payout, greed_roll
+from dicearena.envs.easy_money.greed import BUST, NUM_FACES, greed_payout, greed_roll
 
 __all__ = ["greed_table", "policy_value", "sequence_value", "should_stop"]
 

@@ -59,8 +59,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import StatePlanner as BaseStatePlanner
-from envs.easy_money import engine as E
+from dicearena.agents.base import StatePlanner as BaseStatePlanner
+from dicearena.envs.easy_money import engine as E
 
 from .greed_solver import sequence_value
 

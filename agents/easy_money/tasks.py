@@ -11,15 +11,19 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.tasks import Task
+from dicearena.agents.base import Agent
+from dicearena.agents.easy_money.greed_solver import policy_value, sequence_value
+from dicearena.agents.training.task import Task, register_task
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.common.seating import choose
+from dicearena.envs.easy_money import greed as G
+from dicearena.envs.easy_money.greed import GREED_STOP, GreedTaskConfig
+from dicearena.envs.easy_money.greed_task import GreedStopVecEnv
 
 __all__ = ["GREED_TASK", "greed_decision_states", "score_greed_policy"]
 
 
 def _config(config: dict[str, Any]) -> Any:
-    from envs.common.config import validate_config
-    from envs.easy_money.greed import GreedTaskConfig
 
     return validate_config(GreedTaskConfig, config)
 
@@ -29,14 +33,12 @@ def _check(config: dict[str, Any]) -> None:
 
 
 def _make_env(config: dict[str, Any], num_envs: int, seed: int) -> Any:
-    from envs.easy_money.greed_task import GreedStopVecEnv  # type: ignore[attr-defined]
 
     return GreedStopVecEnv(num_envs, config=config, seed=seed)
 
 
 def greed_decision_states(config: Any, cash: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The task's decision states at totals ``0..cash + 6`` against ``cash``: (states, observations, masks)."""
-    from envs.easy_money import greed as G
 
     totals = np.arange(cash + G.NUM_FACES + 1)
     states = np.zeros((totals.size, G.STATE_SIZE), dtype=np.int32)
@@ -53,9 +55,6 @@ def greed_decision_states(config: Any, cash: int) -> tuple[np.ndarray, np.ndarra
 
 def score_greed_policy(agent: Agent, config: dict[str, Any] | Any) -> dict[str, Any]:
     """The agent's exact expected units per Greed sequence, M drawn as the config draws it, beside the optimum."""
-    from agents.easy_money.greed_solver import policy_value, sequence_value
-    from envs.common.seating import choose
-    from envs.easy_money.greed import GREED_STOP
 
     cfg = _config(config) if isinstance(config, dict) else config
     low, high = cfg.cash_range
@@ -76,4 +75,4 @@ def _score(agent: Agent, config: dict[str, Any], samples: int, seed: int) -> dic
     return score_greed_policy(agent, config)
 
 
-GREED_TASK = Task("easy_money_greed", _check, _make_env, _score)
+GREED_TASK = register_task("easy_money", Task("easy_money_greed", _check, _make_env, _score))

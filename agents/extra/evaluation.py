@@ -1,5 +1,5 @@
-"""Scoring Extra! agents with the one evaluation loop (``agents.play``): solitaire mean scores, and win rates in
-mixed tables."""
+"""Scoring Extra! agents with the one evaluation loop (``dicearena.agents.evaluation.play``): solitaire mean scores,
+and win rates in mixed tables."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import Agent
-from agents.play import play_games
-from agents.stats import mean_ci
-from envs.extra import engine as E
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.benchmarks import mixed_tables
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.evaluation.stats import mean_ci
+from dicearena.envs.extra import engine as E
 
 __all__ = ["play_extra", "solitaire_scores", "mixed_table_win_rates"]
 
@@ -40,8 +41,8 @@ def play_extra(
 ) -> dict[str, np.ndarray | float]:
     """Play ``len(seat_agents)`` games; ``seat_agents[g, s]`` = index into ``pool`` of game g's seat s.
 
-    ``agents.play.play_games``: games run ``batch_size`` at a time; each agent acts once per step on all
-    (game, seat) rows it owns that must decide. Returns final scores (G, P) and the wall time.
+    ``dicearena.agents.evaluation.play.play_games``: games run ``batch_size`` at a time; each agent acts once per step
+    on all (game, seat) rows it owns that must decide. Returns final scores (G, P) and the wall time.
     """
     game = {key: value for key, value in (config or {}).items() if key != "num_players"}  # the seatings say
     result = play_games("extra", seat_agents, pool, game, seed, batch_size)
@@ -78,8 +79,8 @@ def mixed_table_win_rates(
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """Each game seats agents drawn uniformly (with replacement) from the pool; a share of the highest score wins
-    (``agents.benchmarks.mixed_tables``): a k-way tie for the best score gives each 1/k, so with every seat filled
+    (``dicearena.agents.evaluation.benchmarks.mixed_tables``): a k-way tie for the best score gives each 1/k, so with
+    every seat filled
     by equals, every rate is 1 / num_players. Rows add each agent's mean score."""
-    from agents.benchmarks import mixed_tables
 
     return mixed_tables("extra", dict(agents), num_players, games, dict(config or {}), seed)

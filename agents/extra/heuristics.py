@@ -28,9 +28,9 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from agents.base import StatePlanner
-from envs.extra import engine as E
-from envs.extra.config import ExtraConfig
+from dicearena.agents.base import StatePlanner
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra.config import ExtraConfig
 
 __all__ = ["ExpectimaxAgent", "GreedyAgent", "PlannerAgent"]
 
@@ -267,7 +267,7 @@ class _SheetAgent(StatePlanner):
 
     game_title = "Extra!"
     kind = KIND_GREEDY
-    advice_scale = 100.0  # action values are sheet points: 100 is a row's worth (agents.advice)
+    advice_scale = 100.0  # action values are sheet points: 100 is a row's worth (dicearena.agents.advice)
     DEFAULTS: tuple[float, ...] = (1.0, 0.0, 0.0)
 
     def __init__(self, params: tuple[float, ...] | None = None) -> None:
@@ -303,7 +303,8 @@ class _SheetAgent(StatePlanner):
 
     def advise(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(the actions ``act_states`` plays (k,), every action's value (k, 45): the afterstate value this agent
-        maximises, in points; -inf where the mask is 0). What ``agents.advice`` turns into observation features."""
+        maximises, in points; -inf where the mask is 0). What ``dicearena.agents.advice`` turns into observation
+        features."""
         states = np.atleast_2d(np.asarray(states))
         masks = np.atleast_2d(np.asarray(action_masks))
         if states.ndim != 2 or states.shape[1] != E.STATE_SIZE or masks.shape != (len(states), E.NUM_ACTIONS):

@@ -23,9 +23,16 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_tables import command_line, load_arrays, save_arrays, score_and_card, trainer_parser
-from envs.extra import engine as E
-from envs.extra.config import ExtraConfig
+from dicearena.agents.training.value_tables import (
+    command_line,
+    load_arrays,
+    save_arrays,
+    score_and_card,
+    trainer_parser,
+)
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.extra import engine as E
+from dicearena.envs.extra.config import ExtraConfig
 
 from .heuristics import MAX_CHECKS, SHEET_SLOTS, PlannerAgent
 
@@ -122,7 +129,6 @@ def play_self_play(
     """``games`` 2-player games, both seats ``agent`` (a share ``epsilon`` of moves uniformly random among the
     legal ones). Returns every non-final afterstate's features (N, 17), the final score of the seat it belongs
     to (N,), and every seat's final score (games, 2)."""
-    from envs.common.game_batch import BatchedGame
 
     engine = BatchedGame("extra", games, seed=seed, copy=False, num_players=2)
     _, masks, info = engine.reset(seed=seed)
@@ -180,7 +186,7 @@ def train_planning_values(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.extra.learned_values``: learn planning tables by self-play, then score them."""
+    """``python -m dicearena.agents.extra.learned_values``: learn planning tables by self-play, then score them."""
     parser = trainer_parser(__doc__.splitlines()[0], "extra_td", 4000)
     parser.add_argument("--generations", type=int, default=30, help="policy-iteration generations (default 30)")
     parser.add_argument("--games", type=int, default=16384, help="self-play games per generation (default 16384)")
@@ -198,12 +204,12 @@ def main(argv: list[str] | None = None) -> int:
               f"{h['eval_mean_score']:7.1f} on the evaluation games")  # fmt: skip
     print(f"kept generation {best['generation']} ({best['eval_mean_score']:.1f}); {history[-1]['seconds']:.1f} s")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    command = command_line("agents.extra.learned_values", argv)
+    command = command_line("dicearena.agents.extra.learned_values", argv)
     recipe = {"command": command, "generations": args.generations, "games": args.games, "epsilon": args.epsilon,
               "seed": args.seed}  # fmt: skip
     save_tables(args.out, tables, {**recipe, "sheet": list(default_sheet()), "kept": best["generation"]})
     print(f"wrote {args.out}")
-    card = {"loader": "agents.extra.learned_values:LearnedPlannerAgent", "recipe": recipe,
+    card = {"loader": "dicearena.agents.extra.learned_values:LearnedPlannerAgent", "recipe": recipe,
             "measured": {"generations": len(history), "kept": best["generation"],
                          "minutes": round(history[-1]["seconds"] / 60, 2),
                          "eval_mean_score": round(best["eval_mean_score"], 1)}}  # fmt: skip

@@ -1,12 +1,13 @@
-"""Scoring Yay! agents with the one evaluation loop (``agents.play``): win shares at mixed 2-, 3- and 4-player
-tables."""
+"""Scoring Yay! agents with the one evaluation loop (``dicearena.agents.evaluation.play``): win shares at mixed 2-, 3-
+and 4-player tables."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from agents.base import Agent
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.benchmarks import mixed_tables
 
 __all__ = ["mixed_table_win_rates"]
 
@@ -19,8 +20,7 @@ def mixed_table_win_rates(
     seed: int = 0,
 ) -> list[dict[str, Any]]:
     """Each game seats agents drawn uniformly (with replacement) from the pool; the game's winners (most uncrossed
-    numbers, then the higher sum) share the win (``agents.benchmarks.mixed_tables``). Columns add each agent's
-    mean uncrossed numbers and sum."""
-    from agents.benchmarks import mixed_tables
+    numbers, then the higher sum) share the win (``dicearena.agents.evaluation.benchmarks.mixed_tables``). Columns add
+    each agent's mean uncrossed numbers and sum."""
 
     return mixed_tables("yay", dict(agents), num_players, games, dict(config or {}), seed)

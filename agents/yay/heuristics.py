@@ -43,8 +43,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.base import StatePlanner as BaseStatePlanner
-from envs.yay import engine as E
+from dicearena.agents.base import StatePlanner as BaseStatePlanner
+from dicearena.envs.yay import engine as E
 
 __all__ = ["BEAT", "StatePlanner", "YayGreedyAgent", "read_states"]
 

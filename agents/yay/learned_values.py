@@ -31,9 +31,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.stats import win_shares
-from agents.value_tables import command_line, load_arrays, save_arrays, score_and_card, trainer_parser
-from envs.yay import engine as E
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.evaluation.stats import win_shares
+from dicearena.agents.training.value_tables import (
+    command_line,
+    load_arrays,
+    save_arrays,
+    score_and_card,
+    trainer_parser,
+)
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.yay import engine as E
 
 from .heuristics import BEAT
 from .lookahead import NUM_TERMS, VALUE_ROWS, YayLookaheadAgent, closest_end, lead_terms
@@ -127,7 +135,6 @@ def fit_table(terms: np.ndarray, ends: np.ndarray, won: np.ndarray, prior: np.nd
 def play_self_play(agent: YayLookaheadAgent, games: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``games`` 2-player games, both seats ``agent``. Returns the value terms and ``m`` of every unfinished board
     a seat's move left (N, 4) and (N,), and that seat's result (N,: 1 won, 0 lost, 1/2 shared or truncated)."""
-    from envs.common.game_batch import BatchedGame
 
     engine = BatchedGame("yay", games, seed=seed, copy=False, num_players=2)
     _, masks, info = engine.reset(seed=seed)
@@ -161,7 +168,6 @@ def train_board_values(
     seed), and one record per generation."""
     from tqdm import tqdm
 
-    from agents.self_play import head_to_head
 
     if generations < 1 or games < 1 or eval_games < 2 or ridge <= 0:
         raise ValueError(f"need generations, games >= 1, eval_games >= 2 and ridge > 0; got {generations}, {games}, "
@@ -185,7 +191,8 @@ def train_board_values(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.yay.learned_values``: learn the lookahead's board values by self-play, then score them."""
+    """``python -m dicearena.agents.yay.learned_values``: learn the lookahead's board values by self-play, then score
+    them."""
     parser = trainer_parser(__doc__.splitlines()[0], "yay_td", 4000)
     parser.add_argument("--generations", type=int, default=10, help="policy-iteration generations (default 10)")
     parser.add_argument("--games", type=int, default=8192, help="self-play games per generation (default 8192)")
@@ -204,12 +211,12 @@ def main(argv: list[str] | None = None) -> int:
               f"lookahead on the evaluation games")  # fmt: skip
     print(f"kept generation {best['generation']} ({best['eval_win_rate']:.3f}); {history[-1]['seconds']:.1f} s")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    command = command_line("agents.yay.learned_values", argv)
+    command = command_line("dicearena.agents.yay.learned_values", argv)
     recipe = {"command": command, "generations": args.generations, "games": args.games,
               "eval_games": args.eval_games, "seed": args.seed}  # fmt: skip
     save_table(args.out, weights, {**recipe, "kept": best["generation"]})
     print(f"wrote {args.out}")
-    card = {"loader": "agents.yay.learned_values:LearnedLookaheadAgent", "recipe": recipe,
+    card = {"loader": "dicearena.agents.yay.learned_values:LearnedLookaheadAgent", "recipe": recipe,
             "measured": {"generations": len(history), "kept": best["generation"],
                          "minutes": round(history[-1]["seconds"] / 60, 2),
                          "eval_win_rate": round(best["eval_win_rate"], 4)}}  # fmt: skip

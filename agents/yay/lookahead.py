@@ -61,7 +61,8 @@ row's simulated throws are drawn before the loop).
 
 Measured (8x8, defaults): against ``yay_greedy`` with seats alternated it wins 0.62-0.63 of two-player games (3000
 games on each of two dice seeds; shared wins count). A Monte Carlo decision is some 150 us on one core. Batched
-(``agents.self_play.head_to_head``, 2,048 games with the agent in both seats) it plays 178 games/s on one thread and
+(``dicearena.agents.evaluation.play.head_to_head``, 2,048 games with the agent in both seats) it plays 178 games/s on
+one thread and
 345 on two (2026-12-03). Its weights are a local optimum against itself: each of the six set to half or to twice
 its value won 0.46-0.51 of 2,048 games against the defaults.
 """
@@ -72,8 +73,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from envs.yay import engine as E
-from envs.yay.chance import LANDING_KEYS
+from dicearena.envs.yay import engine as E
+from dicearena.envs.yay.chance import LANDING_KEYS
 
 from .heuristics import BEAT, StatePlanner, read_states
 

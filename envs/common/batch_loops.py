@@ -1,14 +1,15 @@
-"""The batched engine's loops, written once for every contract game (``envs.common.contract``).
+"""The batched engine's loops, written once for every contract game (``dicearena.envs.common.contract``).
 
 Why: B games stepped per compiled call is where the suite's speed comes from, and the loop around the engine
 (check every action first, apply, record and restart ended games, resolve chance, observe) is the same for
 every game. These functions are ``inline="always"`` and take the engine's functions as arguments; each game
-gets them compiled in a module generated from its engine (``envs.common.kernels``), whose ``@njit(cache=True)``
+gets them compiled in a module generated from its engine (``dicearena.envs.common.kernels``), whose
+``@njit(cache=True)``
 kernels pass its own engine functions in (a closure factory or a cached function taking functions as arguments
 misses numba's on-disk cache).
 
 Games ``lo..hi-1``: every loop works on a range of games, and games are independent (each draws its chance words
-from its own keyed stream, ``envs.common.streams``), so the kernels' drivers (``drive_step``, ``drive_start``)
+from its own keyed stream, ``dicearena.envs.common.streams``), so the kernels' drivers (``drive_step``, ``drive_start``)
 split the batch into chunks and, compiled with ``parallel=True``, run the chunks on numba's threads: the same
 results for any number of chunks. The range kernels are compiled once and called by both drivers, and each
 driver is small, so a parallel build costs little compile time.
@@ -18,8 +19,8 @@ driver is small, so a parallel build costs little compile time.
 Shaping: a game whose engine has ``shaping_potentials(state, out)`` (each seat's potential, 0 in a new game and
 whenever its config does not shape) passes it as ``potentials``: every action and chance event pays the change
 of potential, and the end the final reward minus the potential before it, so each seat's return is still its
-final reward. A game without passes ``no_potentials``. ``pot`` (B, 2, P) float64, ``words`` (B, W) and ``outcome``
-(B, O) are scratch with a row per game.
+final reward (``rewards.pay_shaping``: the settlement, written once for every face). A game without passes
+``no_potentials``. ``pot`` (B, 2, P) float64, ``words`` (B, W) and ``outcome`` (B, O) are scratch with a row per game.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .rewards import pay_shaping
 from .rows import row
 from .streams import draw_words
 
@@ -48,18 +50,6 @@ def no_potentials(state, out):
 def no_scratch(state):
     """The encoder work space of a game that needs none."""
     return np.zeros(1, dtype=np.int64)
-
-
-@njit(inline="always")
-def _shape(state, b, ended, out_rewards, pot, potentials):
-    """Pay the change of potential since ``pot[0]`` (at an end: the final reward, already paid, minus it)."""
-    if ended:
-        for s in range(out_rewards.shape[1]):
-            out_rewards[b, s] -= pot[0, s]
-    else:
-        potentials(state, row(pot, 1))
-        for s in range(out_rewards.shape[1]):
-            out_rewards[b, s] += pot[1, s] - pot[0, s]
 
 
 @njit(inline="always")
@@ -125,7 +115,7 @@ def act_range(states, actions, active, lo, hi, head, out_rewards, done, final_re
         if ended:
             _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards,
                     observe, init_state)  # fmt: skip
-        _shape(state, b, ended, out_rewards, game_pot, potentials)
+        pay_shaping(state, ended, row(game_pot, 0), row(game_pot, 1), row(out_rewards, b), potentials)
 
 
 @njit(inline="always")
@@ -188,7 +178,7 @@ def settle_range(states, lo, hi, words, outcome, streams, hold, head, out_reward
             if ended:
                 _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards,
                         observe, init_state)  # fmt: skip
-            _shape(state, b, ended, out_rewards, game_pot, potentials)
+            pay_shaping(state, ended, row(game_pot, 0), row(game_pot, 1), row(out_rewards, b), potentials)
         if not (hold and done[b] != 0):
             encode_one(states, b, obs, masks, seats, scratch)
 

@@ -39,8 +39,8 @@ class ChanceExhausted(RuntimeError):
 
 
 class SeededChance:
-    """Ordinary play: random words from game 0's keyed stream (``envs.common.streams``), turned into outcomes by
-    the engine; the batched engine's game 0 draws the same words, so a 1-game batch plays the same game."""
+    """Ordinary play: random words from game 0's keyed stream (``dicearena.envs.common.streams``), turned into outcomes
+    by the engine; the batched engine's game 0 draws the same words, so a 1-game batch plays the same game."""
 
     trusted = True  # its outcomes come from the engine's own chance model: faces need not re-check them
 
@@ -87,7 +87,7 @@ class ScriptedChance:
 
 
 class DiceChance:
-    """A dice source (``roll(k)`` faces, ``envs.common.dice``: seeded or a rulebook example's exact dice) as a
+    """A dice source (``roll(k)`` faces, ``dicearena.envs.common.dice``: seeded or a rulebook example's exact dice) as a
     chance source: each dice roll's outcome is its faces. ``k`` is the engine's optional ``dice_needed(state)`` (how
     many dice the pending event rolls), else ``chance_words(state)``. An event that rolls no dice (``dice_needed``
     0, e.g. the turn task's prize values) is ``rest``'s (default: seeded words, reseeded with the dice)."""
@@ -123,13 +123,14 @@ def injected_chance(spec: Any, config: Any, chance: Any = None, dice: Any = None
     """What a face's ``chance=`` / ``dice=`` keywords inject: a contract source, the game's dice interface made one
     (``GameSpec.dice``), or ``None`` (the seeded stream)."""
     if chance is not None and not callable(getattr(chance, "outcome", None)):
-        raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {chance!r}")
+        raise TypeError(f"chance must have outcome(engine, state, out, words) "
+            f"(dicearena.envs.common.chance), got {chance!r}")
     if dice is None:
         return chance
     if chance is not None:
         raise ValueError("give dice= (the game's dice interface) or chance= (a contract source), not both")
     if spec.dice is None:
-        raise TypeError(f"{spec.title} takes no dice=; inject outcomes with chance= (envs.common.chance)")
+        raise TypeError(f"{spec.title} takes no dice=; inject outcomes with chance= (dicearena.envs.common.chance)")
     return spec.dice(config, dice)
 
 

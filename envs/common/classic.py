@@ -1,8 +1,8 @@
 """A contract game's PettingZoo classic-style module (``env``, ``raw_env``, and ``parallel_env`` for simultaneous
 games), made from its spec.
 
-Why: PettingZoo users write ``from envs import yay_v0; yay_v0.env(dice=...)``. The classes are the generic faces
-bound to one game, with the game's own ``dice=`` keyword (``GameSpec.dice``); made here once instead of a module
+Why: PettingZoo users write ``from dicearena.envs import yay_v0; yay_v0.env(dice=...)``. The classes are the generic
+faces bound to one game, with the game's own ``dice=`` keyword (``GameSpec.dice``); made here once instead of a module
 of boilerplate per game. Each class is named as its module's attribute, so instances pickle and copy.
 """
 

@@ -32,7 +32,7 @@ resolved round (a finisher's score, a shaped change, the final rewards at the en
 it to the loops): then every step pays the change of each seat's potential, and the last the final reward minus it.
 A simultaneous game whose seats' views share work may add ``observe_scratch(state) -> scratch`` and
 ``observe_all(state, obs, scratch)`` (every seat's observation, ``obs`` (P, D), in one call); its kernels
-(generated from the engine, ``envs.common.kernels``) then use it.
+(generated from the engine, ``dicearena.envs.common.kernels``) then use it.
 
 **Chance** (one mechanism for dice, landings and card decks): at a chance node
 ``chance_words(state) -> int`` says how many random 64-bit words (non-negative int64) the event uses (a seeded
@@ -48,6 +48,7 @@ returns how many (``-1``: not enumerable), so solvers need no chance code of the
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -70,6 +71,8 @@ __all__ = [
     "float64_bits",
     "TASK_GAMES",
     "float_bits",
+    "game_module",
+    "game_reference",
     "game_spec",
     "register_game",
     "register_task",
@@ -123,8 +126,8 @@ class GameSpec:
 
     ``describe_action(config, action)`` and ``explain_illegal(config, state, seat, action)`` give the game's
     words for its action ids and for why an action is not allowed now; ``explain_outcome(config, code)`` why an
-    injected chance outcome was refused. Renderers take ``(config, state)``. ``agents`` maps agent names
-    (prefixed with the game's id) to ``"module:Class"``.
+    injected chance outcome was refused. Renderers take ``(config, state)``. Rules and their words only: the
+    layers that use a game keep its agents, tasks and benchmarks in registries of their own (``dicearena.agents``).
     """
 
     id: str
@@ -138,9 +141,7 @@ class GameSpec:
     explain_outcome: Callable[[Any, int], str] = lambda config, code: f"outcome refused (code {code})"
     render_ansi: Callable[[Any, np.ndarray], str] | None = None
     render_rgb: Callable[[Any, np.ndarray], np.ndarray] | None = None
-    agents: dict[str, str] = field(default_factory=dict)
-    kernels: str | None = None  # a hand-written kernels "module" (default: generated, envs.common.kernels)
-    agent_prefix: str = ""  # what agent names start with (default: the id), e.g. "eceg" for "eceg_heuristic"
+    kernels: str | None = None  # a hand-written kernels "module" (default: generated, dicearena.envs.common.kernels)
     bench_targets: dict[str, float] = field(default_factory=dict)  # "env", "batched": x connect_four_v3 env()
     action_help: Callable[[Any], str] | None = None  # what the action ids are, for out-of-range errors
     info: Callable[[Any, np.ndarray], dict[str, Any]] | None = None  # what AEC infos hold beyond "to_act"
@@ -148,10 +149,6 @@ class GameSpec:
     render_fps: int = 2
     classic: str | None = None  # a PettingZoo classic-style module (env, raw_env) serving the id, if any
     observation_bounds: Callable[[Any], tuple[float, float]] = lambda config: (0.0, 1.0)  # of every float slot
-    tasks: dict[str, str] = field(default_factory=dict)  # training tasks of its own: id -> "module:TASK"
-    benchmarks: dict[str, str] = field(default_factory=dict)  # evaluation sections of its own: -> "module:BENCH"
-    table_agent: str | None = None  # "module:function(kind, agent, config) -> Agent | None": an agent at a table
-    seat_stats: str | None = None  # "module:function(final_states, P) -> {name: (G, P)}": table columns
     gym_envs: dict[str, str] = field(default_factory=dict)  # Gymnasium task envs: "Name-v0" -> "module:Class"
     dice: Callable[[Any, Any], Any] | None = None  # (config, dice) -> chance source: the faces' ``dice=`` keyword
 
@@ -159,18 +156,12 @@ class GameSpec:
         needed = ENGINE_FUNCTIONS + (SIMULTANEOUS_FUNCTIONS if self.dynamics == "simultaneous" else ())
         missing = [name for name in needed if not callable(getattr(self.engine, name, None))]
         if missing:
-            raise TypeError(f"game {self.id!r}: engine {self.engine.__name__} lacks {missing} (envs.common.contract)")
+            raise TypeError(f"game {self.id!r}: engine {self.engine.__name__} lacks {missing} "
+                "(dicearena.envs.common.contract)")
         if self.dynamics not in ("sequential", "simultaneous"):
             raise ValueError(f"game {self.id!r}: dynamics is 'sequential' or 'simultaneous', got {self.dynamics!r}")
         if not self.id.isidentifier():
             raise ValueError(f"a game id is a lower-case identifier (it prefixes agent names), got {self.id!r}")
-        wrong = [name for name in self.agents if not name.startswith(f"{self.prefix}_")]
-        if wrong:
-            raise ValueError(f"game {self.id!r}: agent names start with {self.prefix + '_'!r}, got {wrong}")
-
-    @property
-    def prefix(self) -> str:
-        return self.agent_prefix or self.id
 
     @property
     def camel_name(self) -> str:
@@ -193,8 +184,8 @@ class GameSpec:
         return spaces.Box(low, high, (self.sizes(config).observation,), np.float32)
 
     def kernel_module(self) -> ModuleType:
-        """The compiled batched and AEC kernels: generated from the engine (``envs.common.kernels``) unless the
-        spec names a hand-written module."""
+        """The compiled batched and AEC kernels: generated from the engine (``dicearena.envs.common.kernels``) unless
+        the spec names a hand-written module."""
         if self.kernels is None:
             from .kernels import kernels_for
 
@@ -203,21 +194,58 @@ class GameSpec:
 
 
 GAMES: dict[str, GameSpec] = {}
+_GAME_MODULES: dict[str, str] = {}  # game id -> the module that registered it (importing it registers the game)
 
 
-def register_game(spec: GameSpec) -> GameSpec:
-    """Add ``spec`` to the registry (idempotent for the same spec); the generic faces find it there."""
+def register_game(spec: GameSpec, module: str | None = None) -> GameSpec:
+    """Add ``spec`` to the registry (idempotent for the same spec) and register its PettingZoo and Gymnasium ids
+    (``dicearena.envs.registration``, through :func:`on_register`): the generic faces and ``make`` find it from now on,
+    a game defined in the user's
+    own module too. ``module`` (default: the caller's ``__name__``) registers the game when imported: a spawned
+    worker or an unpickled face imports it to find the game again."""
     known = GAMES.get(spec.id)
     if known is not None and known is not spec and known.engine is not spec.engine:
         raise ValueError(f"another game is already registered as {spec.id!r}")
+    module = module or sys._getframe(1).f_globals.get("__name__")
     GAMES[spec.id] = spec
+    if module and module != "__main__":  # a script's __main__ cannot be imported again elsewhere
+        _GAME_MODULES[spec.id] = module
+    for listener in _ON_REGISTER:  # the id registry (dicearena.envs.registration): its ids exist from now on
+        listener(spec, True)
     return spec
 
 
+_ON_REGISTER: list[Callable[[GameSpec, bool], None]] = []
+
+
+def on_register(listener: Callable[[GameSpec, bool], None]) -> None:
+    """Call ``listener(spec, is_game)`` for every game (``True``) and task (``False``) registered from now on.
+    Why a listener: the id registry reads this module, so this module cannot import it back."""
+    if listener not in _ON_REGISTER:
+        _ON_REGISTER.append(listener)
+
+
+def game_module(game: str) -> str | None:
+    """The module that registered the game ``game`` (``None``: unknown, or registered by a script)."""
+    return _GAME_MODULES.get(game)
+
+
+def game_reference(spec: GameSpec) -> str:
+    """How an id's ``game=`` argument names ``spec``: its id, or ``"module:id"`` for a game registered outside
+    ``dicearena.envs`` (``game_spec`` imports the module first, so a fresh process finds the game)."""
+    module = game_module(spec.id) or task_module(spec.id)
+    return spec.id if module is None or module.startswith("dicearena.envs.") else f"{module}:{spec.id}"
+
+
 def game_spec(game: str | GameSpec) -> GameSpec:
-    """The registered spec (game or task) named ``game`` (or ``game`` itself), or a ValueError listing them."""
+    """The registered spec (game or task) named ``game`` (or ``game`` itself), or a ValueError listing them;
+    ``"module:id"`` imports ``module`` first (it registers the game: ``game_reference``)."""
     if isinstance(game, GameSpec):
         return game
+    if isinstance(game, str) and ":" in game:
+        module, _, game = game.partition(":")
+        if game not in GAMES and game not in TASK_GAMES:
+            importlib.import_module(module)
     spec = GAMES.get(game) or TASK_GAMES.get(game)
     if spec is None:
         known = ", ".join(sorted(GAMES) + sorted(TASK_GAMES)) or "none"
@@ -245,6 +273,9 @@ def register_task(spec: GameSpec, module: str) -> GameSpec:
         raise ValueError(f"another game or task is already registered as {spec.id!r}")
     TASK_GAMES[spec.id] = spec
     _TASK_MODULES[spec.id] = module
+    if spec.gym_envs:  # its own Gymnasium ids, if it declares any (a task is usually served by its game's)
+        for listener in _ON_REGISTER:
+            listener(spec, False)
     return spec
 
 
@@ -255,8 +286,9 @@ def task_module(game: str) -> str | None:
 
 def spec_reference(spec: GameSpec) -> tuple[str, str]:
     """What a pickled face keeps of its spec (functions in a spec do not pickle): its id and the module to import
-    to find it again (a task's module, a hand-written kernels module, or the engine's)."""
-    return spec.id, task_module(spec.id) or spec.kernels or spec.engine.__name__
+    to find it again (a task's module, the module that registered the game, a hand-written kernels module, or the
+    engine's)."""
+    return spec.id, task_module(spec.id) or game_module(spec.id) or spec.kernels or spec.engine.__name__
 
 
 def resolve_spec(game: str, module: str) -> GameSpec:
@@ -264,6 +296,6 @@ def resolve_spec(game: str, module: str) -> GameSpec:
     defined in one file (Pig); a suite game's engine module does not, so ``envs`` registers the suite's games."""
     importlib.import_module(module)
     if game not in GAMES and game not in TASK_GAMES:
-        importlib.import_module("envs")
+        importlib.import_module("dicearena.envs")
     return game_spec(game)
 

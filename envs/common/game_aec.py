@@ -26,6 +26,7 @@ from .batch_loops import ILLEGAL
 from .chance import ChanceSource
 from .contract import CHANCE, NOBODY, SIMULTANEOUS, TRUNCATED, GameSpec
 from .game_table import GameTable
+from .rewards import shaped_reward_python
 from .table import coerce_action, wrap_classic
 
 __all__ = ["GameAEC", "make_env"]
@@ -100,14 +101,17 @@ class GameAEC(GameTable, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         if resolved:
             self._pay_round(state)
-        elif after == NOBODY:  # a sequential game's rewards: paid at the end (minus the potential, if shaped)
-            E.rewards(state, self._final)
+        elif after == NOBODY or shaped:  # a sequential game's rewards: paid at the end, every step if it shapes
+            ended = after == NOBODY
+            if ended:
+                E.rewards(state, self._final)
+            else:
+                self._potentials(state, self._pot[1])
+            final = self._final.tolist() if ended else None
+            before, now = self._pot.tolist()  # (a loop over Python floats: a list comprehension here cost 5% a step)
             for s, a in enumerate(self.possible_agents):
-                self.rewards[a] = float(self._final[s] - self._pot[0, s]) if shaped else float(self._final[s])
-        elif shaped:  # the change of each seat's potential
-            self._potentials(state, self._pot[1])
-            for s, a in enumerate(self.possible_agents):
-                self.rewards[a] = float(self._pot[1, s] - self._pot[0, s])
+                paid = final[s] if ended else 0.0
+                self.rewards[a] = shaped_reward_python(paid, before[s], now[s], ended) if shaped else paid
         if after == NOBODY:
             flags = self.truncations if E.status(state) == TRUNCATED else self.terminations
             for a in self.agents:

@@ -1,10 +1,10 @@
 """The batched engine of every contract game: B games per compiled call, seeded, auto-reset.
 
 Why: one class, one constructor, one ``step`` signature and info keys that mean the same in every game, so
-evaluation, self-play and tournaments are written once. The loops are ``envs.common.batch_loops``, compiled per
-game by the kernels its spec names.
+evaluation, self-play and tournaments are written once. The loops are ``dicearena.envs.common.batch_loops``, compiled
+per game by the kernels its spec names.
 
-Chance streams: every game draws its words from its own keyed stream (``envs.common.streams``), so each game's
+Chance streams: every game draws its words from its own keyed stream (``dicearena.envs.common.streams``), so each game's
 history depends on the seed, its index and its actions only, and the games of a step run in parallel
 (``threads=N``) with the same results for every N. Game 0's stream is ``SeededChance``'s, so a 1-game batch
 replays the AEC env with the same seed and actions. An injected
@@ -23,6 +23,7 @@ from .batching import check_num_envs, check_threads, read_only
 from .chance import ChanceSource, given_outcome
 from .config import validate_config
 from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
+from .rewards import pay_shaping_python
 from .streams import stream_keys
 
 __all__ = ["BatchedGame", "CHUNKS_PER_THREAD"]
@@ -100,15 +101,16 @@ class BatchedGame:
 
     @property
     def chance(self) -> ChanceSource | None:
-        """An injected chance source (``envs.common.chance``), or ``None``: the seeded stream (``rng``). A source's
-        outcomes are checked unless it is ``trusted``; a failing source or a refused outcome raises and changes
+        """An injected chance source (``dicearena.envs.common.chance``), or ``None``: the seeded stream (``rng``). A
+        source's outcomes are checked unless it is ``trusted``; a failing source or a refused outcome raises and changes
         nothing (a source is not rewound)."""
         return self._chance
 
     @chance.setter
     def chance(self, source: ChanceSource | None) -> None:
         if source is not None and not callable(getattr(source, "outcome", None)):
-            raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {source!r}")
+            raise TypeError(f"chance must have outcome(engine, state, out, words) "
+                f"(dicearena.envs.common.chance), got {source!r}")
         self._chance = source
 
     @property
@@ -303,10 +305,8 @@ class BatchedGame:
                         E.observe(state, s, self._final_obs[b, s])
                     self._final_states[b] = state
                     E.init_state(state, self._header)
-                if potentials is not None:  # batch_loops._shape
-                    if not ended:
-                        potentials(state, pot[1])
-                    self._rewards[b] += (0.0 if ended else pot[1]) - pot[0]
+                if potentials is not None:  # as in batch_loops.settle_range
+                    pay_shaping_python(state, ended, pot[0], pot[1], self._rewards[b], potentials)
                 if ended and hold:
                     return True
         return False

@@ -28,13 +28,16 @@ from .seating import FixedSeating, Seating, choose
 from .table import check_seed
 from .vec_games import MaskedGames, StepReturn, sb3_names
 
-__all__ = ["SeatCore", "SeatEnv", "SeatGames"]
+__all__ = ["MAX_SKIPPED", "SeatCore", "SeatEnv", "SeatGames"]
+
+MAX_SKIPPED = 1000  # games in a row that may end before the learner's first decision in them (SeatCore)
 
 
 class SeatCore:
     """N games with the learner at ``learner_seat``; after ``reset`` and every ``step`` each game waits for it.
 
-    ``seating`` (instead of ``opponents``, e.g. ``agents.self_play.OpponentPool``) decides anew for every episode of
+    ``seating`` (instead of ``opponents``, e.g. ``dicearena.agents.training.self_play.OpponentPool``) decides anew for
+    every episode of
     every game where the learner sits and who plays each other seat: ``seats`` (N,) is the learner's seat in each
     game now, and each policy moves once per step for all the (game, seat) pairs it holds that must decide.
 
@@ -45,6 +48,16 @@ class SeatCore:
     ``tied`` (won, and so did another seat) and ``episode`` (``r``, ``l``), plus the spec's ``info`` and
     ``seat_info`` of the final state; the game has restarted and waits for the learner again (unless the batch
     holds restarts: then it waits for ``reset``).
+
+    A game can end before the learner's first decision in it (an opponent wins, or the turn limit comes, before the
+    learner's turn): it holds no step of the learner's, so no step can return it. Such a game is *skipped*: the next
+    one is dealt at once (from the same chance stream, seated anew), as often as it takes, and the skipped game is
+    recorded in ``skipped_games``, a list of infos like an ended episode's (``episode["l"]`` is 0 and
+    ``episode["r"]`` the learner's return in it): in the info of the step whose restart dealt it, or, for those
+    dealt by ``reset``, in ``reset_infos`` (one dict per game). Its rewards are paid in no step: they belong to no
+    decision of the learner's, and an evaluation counts them from the record (a loss, most often). Rewards the
+    learner earns in a game before its first decision there (shaping) are paid with that decision's step. More than
+    ``MAX_SKIPPED`` skipped games in a row raise: the config gives the learner's seat no decision.
     """
 
     def __init__(
@@ -68,6 +81,8 @@ class SeatCore:
         self._carry = np.zeros(self.num_envs)  # rewards of an episode earned before the learner's first decision
         self._returns = np.zeros(self.num_envs)
         self._lengths = np.zeros(self.num_envs, dtype=np.int64)
+        self._skips = np.zeros(self.num_envs, dtype=np.int64)  # games skipped since the learner's last decision
+        self.reset_infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]  # ``skipped_games`` of reset
 
     @property
     def spec(self) -> GameSpec:
@@ -86,10 +101,10 @@ class SeatCore:
         obs, masks, info = self.batch.reset(seed)
         self.seating.seat(self._rows, self.seats, self.assignment)
         self._see(obs, masks, info)
-        self._carry[:] = self._returns[:] = self._lengths[:] = 0
-        rewards, done = np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool)
-        self._advance(rewards, done, [{} for _ in range(self.num_envs)])
-        self._carry += rewards
+        self._carry[:] = self._returns[:] = self._lengths[:] = self._skips[:] = 0
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        self._advance(np.zeros(self.num_envs), np.zeros(self.num_envs, dtype=bool), infos)  # rewards: carried
+        self.reset_infos = infos
         return self._obs, self._masks
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
@@ -99,7 +114,8 @@ class SeatCore:
         # Without opponents nothing can fail once the actions are checked, but an injected chance source (the
         # batch undoes its own step then): the batch's snapshot is needed only with opponents.
         saved = (self.batch.snapshot() if self.seating.policies else None, self._carry.copy(), self._returns.copy(),
-                 self._lengths.copy(), self._acting.copy(), self.seats.copy(), self.assignment.copy())  # fmt: skip
+                 self._lengths.copy(), self._acting.copy(), self.seats.copy(), self.assignment.copy(),
+                 self._skips.copy())  # fmt: skip
         try:
             return self._step(actions)
         except BaseException:
@@ -107,6 +123,7 @@ class SeatCore:
                 self.batch.restore(saved[0])
             self._carry[:], self._returns[:], self._lengths[:] = saved[1:4]
             self._acting, self.seats[:], self.assignment[:] = saved[4], saved[5], saved[6]
+            self._skips[:] = saved[7]
             self._see(self.batch._obs, self.batch._masks)
             raise
 
@@ -123,6 +140,7 @@ class SeatCore:
         done = np.zeros(self.num_envs, dtype=bool)
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._lengths += 1
+        self._skips[:] = 0
         everyone = np.ones(self.num_envs, dtype=bool)
         if self.batch.simultaneous:  # the opponents decide on the same throw, in the same round
             joint = self._opponent_actions(everyone)
@@ -137,7 +155,12 @@ class SeatCore:
     def _advance(self, rewards: np.ndarray, done: np.ndarray, infos: list[dict]) -> None:
         """Opponents' moves until every game waits for the learner (or, held, for ``reset``)."""
         while True:
-            waiting = ~self._acting[self._rows, self.seats] & ~self.batch.held
+            held = self.batch.held
+            if (held & ~done).any():  # held (B = 1), not by an end of the learner's episode: a game was skipped
+                obs, masks, info = self.batch.reset()  # the next game, from the same stream
+                self._see(obs, masks, info)
+                continue
+            waiting = ~self._acting[self._rows, self.seats] & ~held
             if not waiting.any():
                 return
             step = self.batch.step(self._opponent_actions(waiting), waiting)
@@ -173,17 +196,17 @@ class SeatCore:
         return actions
 
     def _collect(self, step: tuple, moved: np.ndarray, rewards: np.ndarray, done: np.ndarray, infos: list) -> None:
-        """The learner's rewards of ``moved`` games: to this step while its episode is open, else (a game restarted
-        earlier in this step) carried to the next; then close the episodes that ended."""
+        """The learner's rewards of ``moved`` games: to this step once the learner has decided in the game's episode,
+        else (a game restarted in this step, or dealt by ``reset``) carried to its first decision there; then close
+        the episodes that ended: one the learner decided in ends this step (``done``), one it never decided in is
+        skipped (recorded in ``skipped_games``; its rewards are paid in no step)."""
         seat_rewards = step[2][self._rows, self.seats].astype(np.float64)
         info = step[5]
         ended = info["ended"]
-        if done[ended].any():
-            raise RuntimeError(f"{self.spec.title} seat env: a game ended again before the learner's first decision "
-                               f"(max_turns below the number of players?)")  # fmt: skip
-        open_games, next_episode = moved & ~done, moved & done
-        rewards[open_games] += seat_rewards[open_games]
-        self._carry[next_episode] += seat_rewards[next_episode]
+        decided = self._lengths > 0  # a step's decision is counted as it starts
+        paid, waiting = moved & decided, moved & ~decided
+        rewards[paid] += seat_rewards[paid]
+        self._carry[waiting] += seat_rewards[waiting]
         self._returns[moved] += seat_rewards[moved]
         if not ended.size:
             return
@@ -197,18 +220,29 @@ class SeatCore:
                                        self._lengths[ended].tolist())  # fmt: skip
         table, at_seat, config = self.spec.info, self.spec.seat_info, self.config
         rows = zip(ended.tolist(), observations, finals, states, won, tied, truncated, returns, lengths,
-                   seats.tolist(), strict=True)  # fmt: skip
-        for b, observation, final, state, w, t, cut, r, n, seat in rows:
-            infos[b] = out = {"terminal_observation": observation, "final_rewards": final, "final_state": state,
-                              "won": w, "tied": t, "truncated": cut, "episode": {"r": r, "l": n},
-                              "learner_seat": seat}  # fmt: skip
+                   seats.tolist(), decided[ended].tolist(), strict=True)  # fmt: skip
+        for b, observation, final, state, w, t, cut, r, n, seat, played in rows:
+            out = {"terminal_observation": observation, "final_rewards": final, "final_state": state, "won": w,
+                   "tied": t, "truncated": cut, "episode": {"r": r, "l": n}, "learner_seat": seat}  # fmt: skip
             if table is not None:
                 out.update(table(config, state))
             if at_seat is not None:
                 out.update(at_seat(config, state, seat))
+            if played:
+                infos[b].update(out)
+            else:
+                infos[b].setdefault("skipped_games", []).append(out)
+        skipped = ended[~decided[ended]]
+        self._carry[skipped] = 0.0  # a skipped game's rewards are its record's episode["r"]
+        self._skips[skipped] += 1
         self._returns[ended] = 0.0
         self._lengths[ended] = 0
-        done[ended] = True
+        done[ended[decided[ended]]] = True
+        if skipped.size and self._skips[skipped].max() > MAX_SKIPPED:
+            b = int(skipped[self._skips[skipped].argmax()])
+            raise RuntimeError(f"{self.spec.title} seat env: over {MAX_SKIPPED} games in a row in game {b} ended "
+                               f"before the learner (seat {int(self.seats[b])}) had a decision in them: does this "
+                               "config give that seat any (max_turns below the number of players?)")  # fmt: skip
         if self.learner_seat is None:  # the new episodes' seats, and the learner's view of them
             self.seating.seat(ended, self.seats, self.assignment)
             self._see(self._all_obs, self._all_masks)
@@ -255,7 +289,10 @@ class SeatEnv(gymnasium.Env):
     Accepts what a user's code hands it: a Python or NumPy integer, or the 0-d / (1,) array ``model.predict``
     returns. ``reset(seed)`` starts a new game (the seed makes it and every later game reproducible); ``reset()``
     without a seed continues the chance stream, so its games are those of a 1-game ``SeatGames`` with the same
-    seed; ``step`` after the end raises until the next ``reset``. ``chance`` (a contract source) or ``dice`` (the
+    seed; ``step`` after the end raises until the next ``reset``, which deals games until the learner has a decision
+    in one: those that ended before it (an opponent won first) are skipped and listed in the reset's
+    ``info["skipped_games"]`` (each an ended episode's info: ``final_rewards``, ``won``, ``episode``...; see
+    ``SeatCore``). ``chance`` (a contract source) or ``dice`` (the
     game's dice interface, ``GameSpec.dice``) replaces the seeded chance, e.g. with a rulebook example's exact
     dice: a restarted game's first chance event waits for ``reset``, so no outcome is spent on a game nobody plays.
     Render modes are the spec's renderers (``ansi``, ``rgb_array``).
@@ -292,7 +329,8 @@ class SeatEnv(gymnasium.Env):
         obs, masks = self.core.reset(seed)
         self._over, self._final = False, None
         self.action_space.game_started(seed)
-        return obs[0].copy(), {**self.core.spec_info(self.core.batch.states[0]), "action_mask": masks[0].copy()}
+        info = {**self.core.spec_info(self.core.batch.states[0]), "action_mask": masks[0].copy()}
+        return obs[0].copy(), info | self.core.reset_infos[0]  # the games skipped on the way, if any
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         name = f"{self.core.spec.title} seat env"
@@ -349,7 +387,9 @@ class SeatEnv(gymnasium.Env):
 class SeatGames(MaskedGames):
     """N games at one seat against fixed opponents behind SB3's ``VecEnv`` protocol (``SeatVecEnv``: its SB3
     twin, a real ``VecEnv``), for training; ``seed()`` seeds the next ``reset()``, later resets continue the
-    stream. Infos of ended games are ``SeatCore``'s plus SB3's ``TimeLimit.truncated`` and ``episode["t"]``.
+    stream. Infos of ended games are ``SeatCore``'s plus SB3's ``TimeLimit.truncated`` and ``episode["t"]``; games
+    an auto-reset (or ``reset``) skipped because they ended before the learner's first decision are listed in the
+    step's info (and ``reset_infos``) as ``skipped_games``.
     ``threads``: the engine's (default ``None``, every core; results are the same for any count)."""
 
     _GAME_ATTRS = ("learner_seat",)
@@ -379,7 +419,9 @@ class SeatGames(MaskedGames):
     def reset(self) -> np.ndarray:
         seed = self._seeds[0]
         self._reset_seeds()
-        return self.core.reset(seed)[0].copy()
+        obs = self.core.reset(seed)[0].copy()
+        self.reset_infos = list(self.core.reset_infos)  # each game's ``skipped_games`` before its first decision
+        return obs
 
     def step_wait(self) -> StepReturn:
         if self._actions is None:
@@ -391,6 +433,8 @@ class SeatGames(MaskedGames):
             info = infos[i]
             info["TimeLimit.truncated"] = info["truncated"]
             info["episode"]["t"] = elapsed
+            skipped = info.get("skipped_games")  # the auto-reset's, as SB3's reset_infos keep them too
+            self.reset_infos[i] = {"skipped_games": skipped} if skipped else {}
         return obs.copy(), rewards.astype(np.float32), dones, infos
 
     def _masks(self) -> np.ndarray:

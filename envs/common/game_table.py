@@ -17,10 +17,12 @@ from gymnasium import spaces
 
 from .chance import ChanceSource, SeededChance
 from .config import validate_config
-from .contract import CHANCE, GameSpec, game_spec, resolve_spec, spec_reference
+from .contract import CHANCE, NOBODY, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
 from .table import check_seed
 
-__all__ = ["GameTable"]
+__all__ = ["MAX_SKIPPED", "GameTable"]
+
+MAX_SKIPPED = 1000  # games in a row that may end before anybody's first decision (a reset deals again)
 
 
 class GameTable:
@@ -39,14 +41,16 @@ class GameTable:
             if chance is not None:
                 raise ValueError("give dice= (the game's dice interface) or chance= (a contract source), not both")
             if spec.dice is None:
-                raise TypeError(f"{spec.title} takes no dice=; inject outcomes with chance= (envs.common.chance)")
+                raise TypeError(f"{spec.title} takes no dice=; inject outcomes with chance= "
+                    "(dicearena.envs.common.chance)")
             chance = spec.dice(self.config, dice)
         modes = [m for m, f in (("ansi", spec.render_ansi), ("human", spec.render_ansi), ("rgb_array", spec.render_rgb))
                  if f is not None]  # fmt: skip
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode {render_mode!r} is not one of None, {modes}")
         if chance is not None and not callable(getattr(chance, "outcome", None)):
-            raise TypeError(f"chance must have outcome(engine, state, out, words) (envs.common.chance), got {chance!r}")
+            raise TypeError(f"chance must have outcome(engine, state, out, words) "
+                f"(dicearena.envs.common.chance), got {chance!r}")
         parallel = spec.dynamics == "simultaneous"
         self.metadata = {"name": f"{spec.id}_v{spec.version}", "render_modes": modes, "is_parallelizable": parallel,
                          "render_fps": spec.render_fps}  # fmt: skip
@@ -145,15 +149,35 @@ class GameTable:
             raise RuntimeError(f"{self.spec.title}: {what} before reset(): call reset() first")
 
     def _new_state(self, seed: Any) -> tuple[np.ndarray, int]:
-        """A new game's state after its first chance events (``seed`` reseeds the chance source) and its to_act."""
+        """A new game's state after its first chance events (``seed`` reseeds the chance source) and its to_act.
+
+        A game that ends in those chance events, before anybody's first decision (Pig's turn limit reached by a
+        1), is no game to play: a reset cannot hand over an ended game. It is skipped, as the batched engine's reset
+        skips it: the next game is dealt from the same chance stream (so a 1-game batch still plays the same game),
+        and the skipped one is recorded for the reset's infos (``skipped_games``, each agent's with its ``reward``).
+        """
         seed = check_seed(seed)
         if seed is not None:
             reseed = getattr(self.chance, "seed", None)
             if callable(reseed):
                 reseed(seed)
-        state = self.engine_state.copy()
-        self.spec.engine.init_state(state, self._header)
-        return state, self._resolve_chance(state)
+        E, state = self.spec.engine, self.engine_state.copy()
+        skipped: list[dict[str, Any]] = []
+        while True:
+            E.init_state(state, self._header)
+            seat = self._resolve_chance(state)
+            if seat != NOBODY:
+                break
+            if len(skipped) >= MAX_SKIPPED:
+                raise RuntimeError(f"{self.spec.title}: over {MAX_SKIPPED} games in a row ended before anybody's "
+                                   "first decision: does this config give anybody one?")  # fmt: skip
+            final = np.zeros(self.sizes.num_players)
+            E.rewards(state, final)
+            skipped.append({"final_rewards": final, "final_state": state.copy(),
+                            "truncated": bool(E.status(state) == TRUNCATED)})  # fmt: skip
+        if skipped:
+            self._skipped = skipped  # taken by the reset's _infos
+        return state, seat
 
     def _resolve_chance(self, state: np.ndarray, seat: int | None = None) -> int:
         """Chance events until a decision or the end, on ``state`` (a copy: a failing source changes nothing);
@@ -188,12 +212,19 @@ class GameTable:
         return np.flatnonzero(self._acting).tolist()
 
     def _infos(self, agents: list[str], to_act: int) -> dict[str, dict[str, Any]]:
-        """One info dict per agent (values built anew): ``to_act``, the game's table facts and its seat facts."""
+        """One info dict per agent (values built anew): ``to_act``, the game's table facts and its seat facts; after a
+        reset that skipped games (``_new_state``), ``skipped_games`` too."""
         spec, state = self.spec, self.engine_state
         shared = {"to_act": to_act, **spec.info(self.config, state)} if spec.info is not None else {"to_act": to_act}
         if spec.seat_info is None:
-            return {a: shared.copy() for a in agents}
-        return {a: {**shared, **spec.seat_info(self.config, state, self._seat[a])} for a in agents}
+            infos = {a: shared.copy() for a in agents}
+        else:
+            infos = {a: {**shared, **spec.seat_info(self.config, state, self._seat[a])} for a in agents}
+        skipped = self.__dict__.pop("_skipped", None)
+        for a in agents if skipped else ():
+            seat = self._seat[a]
+            infos[a]["skipped_games"] = [{**game, "reward": float(game["final_rewards"][seat])} for game in skipped]
+        return infos
 
     def _illegal_message(self, agent: str, seat: int, action: int) -> str:
         mask = np.zeros(self.sizes.actions, dtype=np.int8)

@@ -4,6 +4,9 @@ Why: numba's on-disk cache (``cache=True``) trusts a compiled function while the
 unchanged, but the batched loops, the faces and the agents inline engine functions from other files. After an
 engine edit (a ``git pull``, say) their cached machine code would still run the old rules. Keying the cache
 directory on a hash of every source file they can inline from makes any such edit start a fresh cache.
+A game kept outside the tree (the user's own module, ``register_game``) is keyed too: its generated kernels live
+in a subdirectory keyed by ``outside_key`` (its engine's own file and the helpers it draws on), so an edit there
+compiles them afresh as well.
 
 The directory is ``src-<hash>`` under ``$NUMBA_CACHE_DIR`` (or ``$XDG_CACHE_HOME``/``~/.cache`` + ``/dicearena/numba``)
 or, when that cannot be created and written to (a read-only or missing home: containers, CI), under the private
@@ -27,11 +30,14 @@ import hashlib
 import inspect
 import os
 import shutil
+import sys
+import sysconfig
 import tempfile
 import time
 import warnings
 from functools import partial
 from pathlib import Path
+from types import ModuleType
 
 PACKAGES = ("envs", "agents")
 PREFIX = "src-"
@@ -50,6 +56,66 @@ def source_key(root: Path) -> str:
             digest.update(b"\0")
             digest.update(path.read_bytes())
     return PREFIX + digest.hexdigest()[:16]
+
+
+def outside_sources(module: ModuleType, root: Path | None = None) -> list[Path]:
+    """The source files that compiled code generated for ``module`` (a game's engine: its kernels,
+    ``dicearena.envs.common.kernels``) can take code from and that ``source_key`` does not cover.
+
+    That is ``module``'s own file unless it lies in ``root``'s PACKAGES (a game kept in the user's own module), and,
+    followed recursively, those of the modules whose functions, classes or submodules it holds (the helpers it
+    imports, which numba links into its callers): outside the PACKAGES, and outside the standard library and
+    installed packages unless they belong to ``module``'s own top-level package. Empty for the suite's engines.
+    """
+    root = (root or Path(__file__).resolve().parents[2]).resolve()
+    covered = [root / package for package in PACKAGES]
+    paths = sysconfig.get_paths()
+    installed = {Path(paths[k]).resolve() for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    top = module.__name__.partition(".")[0]
+    seen: set[str] = set()
+    found: list[Path] = []
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        if current.__name__ in seen:
+            continue
+        seen.add(current.__name__)
+        file = getattr(current, "__file__", None)
+        if not isinstance(file, str) or not file.endswith(".py"):
+            continue
+        path = Path(file).resolve()
+        if any(path.is_relative_to(c) for c in covered):
+            continue
+        own = current is module or current.__name__.partition(".")[0] == top
+        if not own and any(path.is_relative_to(i) for i in installed):
+            continue
+        found.append(path)
+        for value in list(vars(current).values()):
+            if isinstance(value, ModuleType):
+                todo.append(value)
+                continue
+            try:
+                name = getattr(getattr(value, "py_func", value), "__module__", None)  # a numba dispatcher: its function
+            except Exception:  # an object whose attribute lookup fails: it brings no code
+                continue
+            if isinstance(name, str) and name not in seen and isinstance(sys.modules.get(name), ModuleType):
+                todo.append(sys.modules[name])
+    return sorted(set(found))
+
+
+def outside_key(module: ModuleType, root: Path | None = None) -> str:
+    """A hash of ``outside_sources(module)`` (paths and bytes), or ``""`` if there are none: what keys a game's
+    generated kernels beside the keyed cache directory, so an edit to an engine kept outside the tree (or to a
+    helper of its) compiles them afresh instead of running the old rules from numba's cache."""
+    sources = outside_sources(module, root)
+    if not sources:
+        return ""
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(path.as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _home_base(given: str) -> Path:

@@ -5,11 +5,14 @@ game and step, and numba increments and decrements the parent's reference count 
 B = 4096 that costs more than Yay!'s rules (measured: -12% per step without it). A view built here carries no
 ``meminfo``, so numba emits no reference counting for it. It is safe only where the loops use it: the parent
 array is an argument of the running kernel (alive for the whole call) and the view never escapes it.
+
+Under ``NUMBA_DISABLE_JIT=1`` (the loops run as plain Python, for a debugger) ``row`` is NumPy's ``a[b]``: the
+same view, reference-counted by Python.
 """
 
 from __future__ import annotations
 
-from numba import types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
@@ -17,8 +20,13 @@ from numba.np.arrayobj import make_array, populate_array
 __all__ = ["row"]
 
 
+def _python_row(arr, b):
+    """``row`` in plain Python (``NUMBA_DISABLE_JIT=1``): NumPy's own view of row ``b``."""
+    return arr[b]
+
+
 @intrinsic
-def row(typingctx, arr, b):  # noqa: ARG001 (numba's intrinsic signature)
+def _compiled_row(typingctx, arr, b):  # noqa: ARG001 (numba's intrinsic signature)
     if not isinstance(arr, types.Array) or arr.ndim < 2 or arr.layout != "C":
         return None
     row_type = types.Array(arr.dtype, arr.ndim - 1, "C")
@@ -35,3 +43,6 @@ def row(typingctx, arr, b):  # noqa: ARG001 (numba's intrinsic signature)
         return out._getvalue()
 
     return row_type(arr, b), codegen
+
+
+row = _python_row if config.DISABLE_JIT else _compiled_row

@@ -18,7 +18,8 @@ class Policy(Protocol):
 def choose(policy: Any, observations: np.ndarray, masks: np.ndarray, states: np.ndarray, seats: Any) -> np.ndarray:
     """A policy's actions for k games: a planning agent (``reads_state = True``) reads the engine states (k, S,
     read-only) and the seat (k,) it decides for in each, every other policy the observations (k, D); both get
-    the legal masks (k, A); a policy reading both (``reads_both = True``, e.g. ``agents.advice.AdvisedAgent``) gets
+    the legal masks (k, A); a policy reading both (``reads_both = True``, e.g.
+    ``dicearena.agents.advice.AdvisedAgent``) gets
     ``act_observed(observations, masks, states, seats)``."""
     if getattr(policy, "reads_both", False):
         return policy.act_observed(observations, masks, states, np.broadcast_to(np.asarray(seats, dtype=np.int64),

@@ -8,13 +8,16 @@ whatever the thread count, the batch size or the other games. The single-game fa
 stream, so a 1-game batch and the AEC env with the same seed play the same game.
 
 A stream's state is one ``uint64`` (SplitMix64 adds the golden gamma per word), so a batch's streams are one
-``(B,)`` array, cheap to snapshot and restore.
+``(B,)`` array, cheap to snapshot and restore. Its arithmetic wraps modulo 2**64 on purpose: compiled, silently;
+in plain Python (``NUMBA_DISABLE_JIT=1``) NumPy would warn at every word, so there ``splitmix`` silences that.
 """
 
 from __future__ import annotations
 
+from functools import wraps
+
 import numpy as np
-from numba import njit
+from numba import config, njit
 
 __all__ = ["GOLDEN", "draw_words", "splitmix", "stream_keys"]
 
@@ -23,6 +26,21 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
+def _wrapping(function):
+    """``function`` as it is, or in plain Python (``NUMBA_DISABLE_JIT=1``) with NumPy's overflow warnings off: uint64
+    arithmetic wraps, as numba's does."""
+    if not config.DISABLE_JIT:
+        return function
+
+    @wraps(function)
+    def wrapping(*args):
+        with np.errstate(over="ignore"):
+            return function(*args)
+
+    return wrapping
+
+
+@_wrapping
 @njit(cache=True, inline="always")
 def splitmix(x: np.uint64) -> tuple[np.uint64, np.uint64]:
     """SplitMix64: the next generator state and its output word."""

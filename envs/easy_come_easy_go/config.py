@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from envs.common.config import GameConfig
+from dicearena.envs.common.config import GameConfig
 
 from .engine import MAX_PLAYERS
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float64_bits
-from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
-from envs.common.dice_outcomes import bad_faces, draw_faces
-from envs.common.rewards import zero_sum_rewards
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float64_bits
+from dicearena.envs.common.contract import TRUNCATED as TRUNCATED_STATUS
+from dicearena.envs.common.dice_outcomes import bad_faces, draw_faces
+from dicearena.envs.common.rewards import zero_sum_rewards
 
 from .prize_chances import build_tables
 
@@ -370,7 +370,7 @@ def encode_prize_features(state: np.ndarray, out: np.ndarray, at: int) -> None:
             out[at + NUM_PRIZES + p] = ((owner - mover) % n) / (n - 1)
 
 
-# --- The game contract (envs.common.contract): the same names and arity in every game
+# --- The game contract (dicearena.envs.common.contract): the same names and arity in every game
 
 
 def sizes(config) -> Sizes:
@@ -420,7 +420,7 @@ def status(state: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def rewards(state: np.ndarray, out: np.ndarray) -> None:
     """The final rewards of the config (``win_reward`` / ``loss_reward``, kept in the state), 0 mid-game and
-    after truncation; with ``zero_sum``: +1 the winner, -1/(P-1) the others (``envs.common.rewards``)."""
+    after truncation; with ``zero_sum``: +1 the winner, -1/(P-1) the others (``dicearena.envs.common.rewards``)."""
     if state[ZERO_SUM]:
         winner = state[WINNER]
         won = state[PHASE] == PHASE_OVER and winner >= 0
@@ -445,7 +445,7 @@ def chance_words(state: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> None:
-    """Fair dice (``envs.common.dice_outcomes``)."""
+    """Fair dice (``dicearena.envs.common.dice_outcomes``)."""
     draw_faces(dice_needed(state), words, outcome)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.common.chance import DiceChance
-from envs.common.contract import GameSpec, register_game
+from dicearena.envs.common.chance import DiceChance
+from dicearena.envs.common.contract import GameSpec, register_game
 
 from . import engine as E
 from .config import EasyComeEasyGoConfig
@@ -62,12 +62,6 @@ EASY_COME_EASY_GO = register_game(
     GameSpec(
         id="easy_come_easy_go",
         title="Easy Come, Easy Go",
-        agent_prefix="eceg",
-        agents={
-            "eceg_myopic": "agents.easy_come_easy_go:MyopicAgent",
-            "eceg_exact": "agents.easy_come_easy_go:ExactTurnAgent",
-            "eceg_heuristic": "agents.easy_come_easy_go:FullGameHeuristicAgent",
-        },
         config=EasyComeEasyGoConfig,
         engine=E,
         describe_action=describe_action,
@@ -75,14 +69,11 @@ EASY_COME_EASY_GO = register_game(
         explain_outcome=lambda config, code: DiceChance.REFUSED,
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
-        benchmarks={"turn_tasks": "agents.easy_come_easy_go.benchmarks:TURN_TASKS"},
-        table_agent="agents.easy_come_easy_go.benchmarks:table_agent",
-        classic="envs.easy_come_easy_go_v0",
+        classic="dicearena.envs.easy_come_easy_go_v0",
         action_help=lambda config: ACTION_HELP,
         info=seat_info,
         dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "Easy Come, Easy Go"),
         bench_targets={"env": 1.5, "batched": 200.0},
-        tasks={"easy_come_easy_go_turn": "agents.easy_come_easy_go.tasks:TURN_TASK"},
-        gym_envs={"EasyComeEasyGoTurn-v0": "envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv"},
+        gym_envs={"EasyComeEasyGoTurn-v0": "dicearena.envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv"},
     )
 )

@@ -7,7 +7,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, model_validator
 
-from envs.common.config import GameConfig
+from dicearena.envs.common.config import GameConfig
 
 from .engine import NUM_PRIZES
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.common.contract import PLAYING, TERMINATED, Sizes, float64_bits
-from envs.common.dice_outcomes import bad_faces, draw_faces
+from dicearena.envs.common.contract import PLAYING, TERMINATED, Sizes, float64_bits
+from dicearena.envs.common.dice_outcomes import bad_faces, draw_faces
 
 from . import engine as E
 from .engine import DICE, FROZEN, NUM_DICE, NUM_FACES, NUM_PRIZES, PRIZE_TABLE, ROLLS, VARIANT, satisfied_prizes
@@ -158,7 +158,7 @@ def prize_values(state: np.ndarray) -> np.ndarray:
     return state[..., VALUES : VALUES + 2 * NUM_PRIZES].copy().view(np.float64)  # (a C-order copy: viewable)
 
 
-# --- The game contract (envs.common.contract): engine.py's decision rules, the task's start, end and chance
+# --- The game contract (dicearena.envs.common.contract): engine.py's decision rules, the task's start, end and chance
 
 
 def sizes(config) -> Sizes:

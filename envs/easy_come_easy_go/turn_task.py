@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from envs.common.chance import DiceChance
-from envs.common.contract import GameSpec, register_task
-from envs.common.task_envs import task_envs
-from envs.common.vec_games import sb3_names
+from dicearena.envs.common.chance import DiceChance
+from dicearena.envs.common.contract import GameSpec, register_task
+from dicearena.envs.common.task_envs import task_envs
+from dicearena.envs.common.vec_games import sb3_names
 
 from . import engine as E
 from . import turn_engine as T

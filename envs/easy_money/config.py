@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from envs.common.config import GameConfig
+from dicearena.envs.common.config import GameConfig
 
 from .data import DataError, GameData, load_game_data
 from .engine import MAX_PLAYERS, NUM_LUCKY, NUM_WADS

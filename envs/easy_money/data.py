@@ -236,7 +236,7 @@ def _read(path: str | os.PathLike[str]) -> dict[str, _Item]:
 
 def default_path(kind: str) -> Path:
     """The shipped default file for ``kind`` (a key of ``FILES``)."""
-    return Path(str(resources.files("envs.easy_money") / "data" / FILES[kind]))
+    return Path(str(resources.files("dicearena.envs.easy_money") / "data" / FILES[kind]))
 
 
 def _where(name: str, item: _Item, what: str, index: int) -> str:

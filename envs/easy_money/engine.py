@@ -41,11 +41,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
-from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
-from envs.common.dice_outcomes import bad_faces, draw_faces
-from envs.common.rewards import zero_sum_rewards
-from envs.common.streams import splitmix
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
+from dicearena.envs.common.contract import TRUNCATED as TRUNCATED_STATUS
+from dicearena.envs.common.dice_outcomes import bad_faces, draw_faces
+from dicearena.envs.common.rewards import zero_sum_rewards
+from dicearena.envs.common.streams import splitmix
 
 from .data import JACKPOT_KINDS, MAX_JACKPOT, MAX_SPACES, MAX_TICKETS, MAX_WALL, SPACE_TYPES
 from .greed import BUST, greed_payout, greed_roll, greed_values  # the Greed rule, shared with the Greed stop task
@@ -163,7 +163,7 @@ JP_AMOUNT = JP_KIND + MAX_JACKPOT  # MAX_JACKPOT: and amount
 WS_TIP = JP_AMOUNT + MAX_JACKPOT  # MAX_WALL: each Wall Street card's Stock Tip (0 UP, 1 DOWN)
 WS_NEWS = WS_TIP + MAX_WALL  # MAX_WALL: Daily News
 WS_ODDS = WS_NEWS + MAX_WALL  # MAX_WALL: odds (1..3 to 1)
-ZERO_SUM = WS_ODDS + MAX_WALL  # 1: reward="win" is zero-sum (config zero_sum; ``envs.common.rewards``)
+ZERO_SUM = WS_ODDS + MAX_WALL  # 1: reward="win" is zero-sum (config zero_sum; ``dicearena.envs.common.rewards``)
 GREED_FEATURES = ZERO_SUM + 1  # 1: the observation ends with the Greed values (config greed_features)
 HEADER_SIZE = GREED_FEATURES + 1
 
@@ -1224,7 +1224,7 @@ def _greed_features(state: np.ndarray, base: int, out: np.ndarray) -> None:
 # --- chance through the contract
 
 
-_splitmix = splitmix  # SplitMix64 (envs.common.streams): the next generator state and its output word
+_splitmix = splitmix  # SplitMix64 (dicearena.envs.common.streams): the next generator state and its output word
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.common.contract import GameSpec, register_game
+from dicearena.envs.common.contract import GameSpec, register_game
 
 from . import engine as E
 from .config import EasyMoneyConfig
@@ -43,11 +43,6 @@ EASY_MONEY = register_game(
     GameSpec(
         id="easy_money",
         title="Ea$y Money",
-        agent_prefix="em",
-        agents={
-            "em_heuristic": "agents.easy_money:EasyMoneyHeuristicAgent",
-            "em_greed_exact": "agents.easy_money:GreedExactAgent",
-        },
         config=EasyMoneyConfig,
         engine=E,
         describe_action=E.describe_action,
@@ -58,7 +53,6 @@ EASY_MONEY = register_game(
         action_help=E.action_help,
         info=table_info,
         bench_targets={"env": 1.0, "batched": 100.0},
-        tasks={"easy_money_greed": "agents.easy_money.tasks:GREED_TASK"},
-        gym_envs={"GreedStop-v0": "envs.easy_money.greed_task:GreedStopEnv"},
+        gym_envs={"GreedStop-v0": "dicearena.envs.easy_money.greed_task:GreedStopEnv"},
     )
 )

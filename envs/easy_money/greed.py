@@ -1,6 +1,6 @@
 """Greed, Ea$y Money's stop-or-roll decision: its rule (shared by the game's engine and the task), the exact values
 of rolling on and of stopping (``greed_values``, the game's optional observation features) and the task's engine, a
-one-player contract game (``envs.common.contract``).
+one-player contract game (``dicearena.envs.common.contract``).
 
 The rule (rules/easy_money.md, "Greed"): roll one die; a 1 ends the sequence with nothing; any other face adds
 its pips to the running total, and the mover chooses to roll again or stop. On stop the named player pays the
@@ -11,8 +11,8 @@ The task (rules/easy_money.md, "Task environments"): one Greed decision sequence
 ``M`` (fixed, or drawn uniformly from a range each episode); reward = units collected. An episode starts at the
 first decision: its forced first roll is drawn from the faces 2..6, because a sequence whose first roll is a 1 has
 no decision (it is worth 0 and teaches nothing), and a game that ended before anyone acted would be invisible to
-the learner. Scores count those sequences (``agents.easy_money.greed_solver``: the first roll is any face). Chance
-events: the start (``M`` and the first roll, two words) and every further roll (one word).
+the learner. Scores count those sequences (``dicearena.agents.easy_money.greed_solver``: the first roll is any face).
+Chance events: the start (``M`` and the first roll, two words) and every further roll (one word).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import numpy as np
 from numba import njit
 from pydantic import Field, field_validator, model_validator
 
-from envs.common.config import GameConfig
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
+from dicearena.envs.common.config import GameConfig
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes
 
 __all__ = ["GREED_ROLL", "GREED_STOP", "GREED_STOP_FROM", "GreedTaskConfig", "greed_payout", "greed_roll",
            "greed_values"]
@@ -52,7 +52,8 @@ def _stop_from() -> int:
     ``(k t + S) / 6`` (``k`` faces that do not bust, ``S`` their pips: every later total ``t'`` is worth at most
     ``t'``), which is at most ``t`` from ``t >= S / (6 - k)`` on; so, by induction down from the cash, a total ``t``
     from there up to the cash is worth exactly ``t`` (stop), and any total past the cash 0."""
-    pips = [greed_roll.py_func(0, face) for face in range(NUM_FACES)]
+    roll = getattr(greed_roll, "py_func", greed_roll)  # the Python function (itself under NUMBA_DISABLE_JIT=1)
+    pips = [roll(0, face) for face in range(NUM_FACES)]
     kept = [p for p in pips if p != BUST]
     return -(-sum(kept) // (NUM_FACES - len(kept)))
 
@@ -82,7 +83,7 @@ def _roll_on(values: np.ndarray, total: int, cash: int) -> float:
 @njit(cache=True)
 def greed_values(total: int, cash: int) -> tuple[float, float]:
     """(rolling on, stopping now): the exact expected units at a running ``total`` against a named player's
-    ``cash``, play after a roll optimal. The solver's programme (``agents.easy_money.greed_solver``) over the
+    ``cash``, play after a roll optimal. The solver's programme (``dicearena.agents.easy_money.greed_solver``) over the
     totals ``total + 1 .. min(cash, GREED_STOP_FROM - 1)`` only (at most 19 of them; ``_stop_from`` says why the
     rest are closed-form), so it is cheap enough for ``observe`` whatever the cash."""
     values = np.zeros(GREED_STOP_FROM)

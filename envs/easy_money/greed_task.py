@@ -2,7 +2,8 @@
 
 It isolates the game's stop-or-roll decision (rules/easy_money.md, "Task environments"): a one-player game on the
 contract (the engine in ``greed.py``, beside the rule it shares with the game) served by the generic one-seat faces
-with no opponents (``envs.common.game_seat``): ``GreedStopEnv`` one Gymnasium env (``dicearena/GreedStop-v0``),
+with no opponents (``dicearena.envs.common.game_seat``): ``GreedStopEnv`` one Gymnasium env
+(``dicearena/GreedStop-v0``),
 ``GreedStopGames`` N sequences stepped in numba behind SB3's ``VecEnv`` protocol (``GreedStopVecEnv`` is its SB3
 twin, importing stable-baselines3 when first used). Actions: 0 stop, 1 roll again. Observation (5 floats, money
 / (high + 6) clipped to [-1, 1]): the total, M, M - total, "a decision", "the last roll was a 1".
@@ -12,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from envs.common.contract import GameSpec, register_task
-from envs.common.dice_outcomes import BAD_FACE_WORDS
-from envs.common.task_envs import task_envs
-from envs.common.vec_games import sb3_names
+from dicearena.envs.common.contract import GameSpec, register_task
+from dicearena.envs.common.dice_outcomes import BAD_FACE_WORDS
+from dicearena.envs.common.task_envs import task_envs
+from dicearena.envs.common.vec_games import sb3_names
 
 from . import greed as G
 from .greed import GreedTaskConfig
@@ -62,7 +63,7 @@ GreedStopEnv, GreedStopGames = task_envs(
     """One Greed decision sequence: the first roll (2..6: a 1 would leave no decision) is made, then stop (ends,
     reward = the total if the named player can pay it, else 0) or roll again (a 1 ends with nothing). Infos hold
     ``action_mask``, ``named_cash``, ``total``, ``rolls``, and at the end ``collected``. ``chance=``
-    (``envs.common.chance.ScriptedChance``: the start ``[M, face]`` with face 1..5, then ``[face]`` per roll,
+    (``dicearena.envs.common.chance.ScriptedChance``: the start ``[M, face]`` with face 1..5, then ``[face]`` per roll,
     faces 0..5) replaces the seeded chance.""",
     """N Greed sequences in one batched engine behind SB3's ``VecEnv`` protocol, finished ones restarting: obs
     (N, 5), ``action_masks()`` (N, 2); a finished sequence's info has ``terminal_observation`` and ``episode``.""",

@@ -13,7 +13,16 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageDraw
 
-from envs.common.render import PLAYER_COLOURS, draw_die, fit_text, font, new_canvas, text_centered, to_array, wrap_text
+from dicearena.envs.common.render import (
+    PLAYER_COLOURS,
+    draw_die,
+    fit_text,
+    font,
+    new_canvas,
+    text_centered,
+    to_array,
+    wrap_text,
+)
 
 from . import engine as E
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, StrictInt, ValidationInfo, field_validator, model_validator
 
-from envs.common.config import GameConfig
+from dicearena.envs.common.config import GameConfig
 
 from .engine import (
     DEFAULT_EXTRA_COLUMNS,

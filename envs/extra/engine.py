@@ -12,7 +12,7 @@ the next throw is pending. So a seat deciding later in the same round never sees
 
 The score sheet (minus boxes, victory points, penalty, EXTRA column lengths) and the reward knobs live in the
 state, so one compiled engine serves every config. No PettingZoo or Gymnasium here. The game contract's names
-(``envs.common.contract``) are at the end; the game's own names above are what the agents and tests call.
+(``dicearena.envs.common.contract``) are at the end; the game's own names above are what the agents and tests call.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from envs.common.contract import CHANCE, NOBODY, PLAYING, SIMULTANEOUS, TERMINATED, Sizes
-from envs.common.dice_outcomes import bad_faces, draw_faces
-from envs.common.rewards import zero_sum_rewards
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, SIMULTANEOUS, TERMINATED, Sizes
+from dicearena.envs.common.dice_outcomes import bad_faces, draw_faces
+from dicearena.envs.common.rewards import zero_sum_rewards
 
 if TYPE_CHECKING:
     from .config import ExtraConfig
@@ -85,7 +85,7 @@ POINTS = 21  # 21..31: victory points per row
 COLUMN_LENGTH = 32  # 32..34: boxes per EXTRA column
 REWARD_MODE = 35  # REWARD_WIN or REWARD_SCORE (config reward; the contract's rewards read it)
 SHAPING = 36  # 1: the "score" reward is paid as each round's score change (config shaping)
-ZERO_SUM = 37  # 1: the "win" reward is zero-sum (config zero_sum; ``envs.common.rewards``)
+ZERO_SUM = 37  # 1: the "win" reward is zero-sum (config zero_sum; ``dicearena.envs.common.rewards``)
 CANONICAL = 38  # 1: one legal id per distinct resulting sheet (config canonical_actions; ``legal_mask``)
 PLAYERS = 39  # per-seat blocks of PLAYER_SIZE
 # Offsets inside a seat's block.
@@ -713,7 +713,7 @@ def observe_all(state: np.ndarray, out: np.ndarray, scratch: np.ndarray) -> None
             _canonical_gains(state, seat, out, seat)
 
 
-# --- The game contract (envs.common.contract): the same names and arity in every game
+# --- The game contract (dicearena.envs.common.contract): the same names and arity in every game
 
 
 # header(config): the rule knobs, in this order.
@@ -844,7 +844,7 @@ def chance_words(state: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def draw_outcome(state: np.ndarray, words: np.ndarray, outcome: np.ndarray) -> None:
-    """Fair dice (``envs.common.dice_outcomes``)."""
+    """Fair dice (``dicearena.envs.common.dice_outcomes``)."""
     draw_faces(dice_needed(state), words, outcome)
 
 

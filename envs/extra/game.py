@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.common.chance import DiceChance
-from envs.common.contract import GameSpec, register_game
+from dicearena.envs.common.chance import DiceChance
+from dicearena.envs.common.contract import GameSpec, register_game
 
 from . import engine as E
 from .config import ExtraConfig
@@ -79,11 +79,6 @@ EXTRA = register_game(
         id="extra",
         title="Extra!",
         dynamics="simultaneous",
-        agents={
-            "extra_greedy": "agents.extra:GreedyAgent",
-            "extra_planner": "agents.extra:PlannerAgent",
-            "extra_expectimax": "agents.extra:ExpectimaxAgent",
-        },
         config=ExtraConfig,
         engine=E,
         describe_action=describe_action,
@@ -91,10 +86,7 @@ EXTRA = register_game(
         explain_outcome=lambda config, code: DiceChance.REFUSED,
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
-        benchmarks={"solitaire": "agents.extra.benchmarks:SOLITAIRE"},
-        table_agent="agents.extra.benchmarks:table_agent",
-        seat_stats="agents.extra.benchmarks:seat_stats",
-        classic="envs.extra_v0",
+        classic="dicearena.envs.extra_v0",
         action_help=lambda config: ACTION_HELP,
         info=table_info,
         dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "Extra!"),
@@ -102,7 +94,6 @@ EXTRA = register_game(
         render_fps=1,
         observation_bounds=_bounds,
         bench_targets={"batched": 200.0},
-        tasks={"extra_solitaire": "agents.extra.tasks:SOLITAIRE_TASK"},
-        gym_envs={"ExtraSolitaire-v0": "envs.extra.solitaire_task:ExtraSolitaireEnv"},
+        gym_envs={"ExtraSolitaire-v0": "dicearena.envs.extra.solitaire_task:ExtraSolitaireEnv"},
     )
 )

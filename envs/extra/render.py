@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import ImageDraw
 
-from envs.common.render import PLAYER_COLOURS, draw_die, font, new_canvas, text_centered, to_array
+from dicearena.envs.common.render import PLAYER_COLOURS, draw_die, font, new_canvas, text_centered, to_array
 
 from . import engine as E
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from envs.common.contract import register_task
-from envs.common.task_envs import task_envs
-from envs.common.vec_games import sb3_names
+from dicearena.envs.common.contract import register_task
+from dicearena.envs.common.task_envs import task_envs
+from dicearena.envs.common.vec_games import sb3_names
 
 from .config import SolitaireConfig
 from .game import EXTRA
@@ -17,8 +17,8 @@ __all__ = ["SOLITAIRE", "ExtraSolitaireEnv", "ExtraSolitaireGames", "SolitaireCo
 
 
 SOLITAIRE = register_task(
-    replace(EXTRA, id="extra_solitaire", config=SolitaireConfig, agents={}, tasks={}, benchmarks={}, gym_envs={},
-            classic=None, table_agent=None, seat_stats=None, bench_targets={}),
+    replace(EXTRA, id="extra_solitaire", config=SolitaireConfig, gym_envs={},
+            classic=None, bench_targets={}),
     __name__,
 )  # fmt: skip
 

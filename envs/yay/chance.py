@@ -6,8 +6,8 @@ centre uniform over the positions where the whole die lies on the board, a landi
 drawn again (the whole throw, if the dice already placed leave no room). Which squares a landing touches is a
 rule, so it is the engine's (``engine.touched_squares``). A source may also have ``check_sheet(die_size, rows,
 cols)``, which the env calls when it is built, so a source that cannot serve the sheet fails before any game.
-``ThrowChance`` turns a throw source into the contract's chance source (``envs.common.chance``) for ``yay_v0``'s
-``dice=``; without ``dice=`` the env uses the contract's ``SeededChance``, the batched engine's stream.
+``ThrowChance`` turns a throw source into the contract's chance source (``dicearena.envs.common.chance``) for
+``yay_v0``'s ``dice=``; without ``dice=`` the env uses the contract's ``SeededChance``, the batched engine's stream.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.common.dice import DiceExhausted
+from dicearena.envs.common.dice import DiceExhausted
 
 from . import engine as E
 
@@ -66,7 +66,7 @@ class ThrowChance:
         if not callable(getattr(dice, "roll", None)) or not callable(getattr(dice, "land", None)):
             raise TypeError(
                 f"dice must be a Yay! throw source with roll(n) and land(die_size, rows, cols) "
-                f"(envs.yay.chance.SeededThrows / ScriptedThrows), got {type(dice).__name__}"
+                f"(dicearena.envs.yay.chance.SeededThrows / ScriptedThrows), got {type(dice).__name__}"
             )
         self.dice, self.die_size = dice, die_size
 

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from envs.common.config import GameConfig
-from envs.common.contract import float_bits
+from dicearena.envs.common.config import GameConfig
+from dicearena.envs.common.contract import float_bits
 
 from .engine import END_ROW_AND_COLUMN, END_ROW_OR_COLUMN, MAX_PLAYERS, MAX_SIDE, dice_always_fit, largest_die
 

@@ -10,8 +10,8 @@ Chance is explicit and comes in two kinds, both supplied by the caller:
 
 Everything else is a decision of the player to move (``CURRENT``): write, block, throw again, cross off.
 The board size, the end rule, the turn limit and the die size live in the state, so one compiled engine serves
-every config. The end of the file is the game contract (``envs.common.contract``), where a chance outcome is the
-three faces followed by the touched flags, drawn from four random words. No PettingZoo or Gymnasium here.
+every config. The end of the file is the game contract (``dicearena.envs.common.contract``), where a chance outcome is
+the three faces followed by the touched flags, drawn from four random words. No PettingZoo or Gymnasium here.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float_bits
-from envs.common.contract import TRUNCATED as TRUNCATED_STATUS
-from envs.common.dice_outcomes import bad_faces
-from envs.common.rewards import zero_sum_rewards
-from envs.common.streams import splitmix
+from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, Sizes, float_bits
+from dicearena.envs.common.contract import TRUNCATED as TRUNCATED_STATUS
+from dicearena.envs.common.dice_outcomes import bad_faces
+from dicearena.envs.common.rewards import zero_sum_rewards
+from dicearena.envs.common.streams import splitmix
 
 NUM_DICE = 3
 NUM_FACES = 6
@@ -80,7 +80,7 @@ TOUCHED = START_TOTAL + MAX_PLAYERS  # MAX_SQUARES flags: the squares the last t
 BOARD = TOUCHED + MAX_SQUARES  # MAX_SQUARES square codes, row-major
 PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn passed by rule 5 (it never got to act)
 SHAPING = PASSED + MAX_PLAYERS  # 1: the contract's faces pay shaped rewards (config ``shaping``)
-ZERO_SUM = SHAPING + 1  # 1: zero-sum final rewards (config ``zero_sum``; ``envs.common.rewards``)
+ZERO_SUM = SHAPING + 1  # 1: zero-sum final rewards (config ``zero_sum``; ``dicearena.envs.common.rewards``)
 SQUARE_FEATURES = ZERO_SUM + 1  # 1: the observation ends with each square's action value (``square_features``)
 STATE_SIZE = SQUARE_FEATURES + 1
 
@@ -251,8 +251,8 @@ MAX_THROW_DRAWS = 100_000  # whole throws before giving up (only on sheets the c
 
 @njit(cache=True, inline="always")
 def _splitmix(x: np.uint64) -> tuple[np.uint64, float]:
-    """SplitMix64 (``envs.common.streams``): the next generator state and a uniform float in [0, 1) (cheap enough
-    to run per throw)."""
+    """SplitMix64 (``dicearena.envs.common.streams``): the next generator state and a uniform float in [0, 1) (cheap
+    enough to run per throw)."""
     x, z = splitmix(x)
     return x, float(z >> np.uint64(11)) * _UNIT
 
@@ -714,7 +714,8 @@ def potentials(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")
 def shaping_potentials(state: np.ndarray, out: np.ndarray) -> None:
-    """The contract's shaping hook: ``potentials`` with ``shaping`` on, else 0 (``envs.common.batch_loops``)."""
+    """The contract's shaping hook: ``potentials`` with ``shaping`` on, else 0
+    (``dicearena.envs.common.batch_loops``)."""
     if state[SHAPING]:
         potentials(state, out)
     else:
@@ -897,7 +898,7 @@ def square_values(state: np.ndarray, seat: int, obs: np.ndarray, at: int) -> Non
             obs[_at(at + s)] = _value(0.0) if _open(state, s) else 0.0
 
 
-# --- The game contract (envs.common.contract): the same names and arity in every game
+# --- The game contract (dicearena.envs.common.contract): the same names and arity in every game
 
 
 def sizes(config) -> Sizes:
@@ -949,7 +950,7 @@ def to_act(state: np.ndarray) -> int:
 @njit(cache=True, inline="always")
 def current_seat(state: np.ndarray) -> int:
     """Whose turn it is, also at the end: a throw at ``max_turns`` can end the game in the next player's turn, and
-    the AEC env selects that player, as ``envs.yay_v0`` does."""
+    the AEC env selects that player, as ``dicearena.envs.yay_v0`` does."""
     return state[CURRENT]
 
 

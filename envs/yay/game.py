@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.common.contract import GameSpec, register_game
-from envs.common.dice_outcomes import BAD_FACE_WORDS
+from dicearena.envs.common.contract import GameSpec, register_game
+from dicearena.envs.common.dice_outcomes import BAD_FACE_WORDS
 
 from . import engine as E
 from .chance import throw_chance
@@ -119,7 +119,6 @@ YAY = register_game(
     GameSpec(
         id="yay",
         title="Yay!",
-        agents={"yay_greedy": "agents.yay:YayGreedyAgent", "yay_lookahead": "agents.yay:YayLookaheadAgent"},
         config=YayConfig,
         engine=E,
         describe_action=describe_action,
@@ -127,8 +126,7 @@ YAY = register_game(
         explain_outcome=explain_outcome,
         render_ansi=lambda config, state: render_ansi(state),
         render_rgb=lambda config, state: render_rgb(state),
-        seat_stats="agents.yay.benchmarks:seat_stats",
-        classic="envs.yay_v0",
+        classic="dicearena.envs.yay_v0",
         action_help=lambda config: action_help(config.rows, config.cols),
         info=seat_info,
         dice=throw_chance,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.common.render import PLAYER_COLOURS, draw_die, new_canvas, text_centered, to_array
+from dicearena.envs.common.render import PLAYER_COLOURS, draw_die, new_canvas, text_centered, to_array
 
 from . import engine as E
 

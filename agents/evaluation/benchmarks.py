@@ -2,15 +2,14 @@
 game's own.
 
 Why here: "play these agents against each other and report win rates with intervals" is the same for every game
-(``agents.play.play_games`` reads the engine's final rewards), so it is written once; a game declares any
-benchmark of its own in its spec (``GameSpec.benchmarks``: section name -> ``"module:BENCHMARK"``), and how its
-agents sit at a full table (``GameSpec.table_agent``) and what else a table reports per seat
-(``GameSpec.seat_stats``). No game is named here.
+(``dicearena.agents.evaluation.play.play_games`` reads the engine's final rewards), so it is written once; a game
+registers any benchmark of its own and what else a table reports per seat (:func:`register_benchmarks`, from
+``agents/<game>/benchmarks.py``); how its agents sit at a full table is the policy layer's
+(``dicearena.agents.registry``). No game is named here.
 """
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,13 +18,18 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import AfterValidator, Field
 
-from agents.base import Agent
-from agents.recipes import Seed
-from agents.stats import table_win_shares, wilson_ci
-from envs.common.config import ConfigError, GameConfig
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.evaluation.recipes import Seed, section
+from dicearena.agents.evaluation.stats import table_win_shares, wilson_ci
+from dicearena.agents.evaluation.tournament import tournament
+from dicearena.agents.registry import game_module, table_adapter
+from dicearena.agents.snapshots import pool_agents, pool_names
+from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.envs.common.contract import game_spec
 
 __all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "TournamentSection", "benchmarks_of",
-           "hook", "mixed_tables", "round_robin", "table_player"]  # fmt: skip
+           "mixed_tables", "register_benchmarks", "round_robin", "seat_stats_of"]  # fmt: skip
 
 # (title, plot kind: "percent" / "score" / "win_rate" / "ratings" / "pairwise" / "table", rows)
 Result = tuple[str, str, list[dict[str, Any]]]
@@ -55,33 +59,9 @@ class Benchmark:
     kinds: tuple[str, ...] | None = None
 
 
-def hook(game: str, name: str) -> Callable[..., Any] | None:
-    """The spec's ``"module:function"`` hook ``name`` (``table_agent``, ``seat_stats``), imported, or None."""
-    from envs.common.contract import game_spec
-
-    target = getattr(game_spec(game), name)
-    if target is None:
-        return None
-    module, attr = target.split(":")
-    return getattr(importlib.import_module(module), attr)
-
-
-def table_player(game: str, kind: str, config: dict[str, Any], **kwargs: Any) -> Agent:
-    """Agent ``kind`` built by name as it plays a full table of ``game`` under ``config`` (the spec's
-    ``table_agent`` hook adapts e.g. a turn-task agent); a ValueError if it cannot play there."""
-    from agents import make_agent
-
-    agent = make_agent(kind, **kwargs)
-    adapt = hook(game, "table_agent")
-    seated = agent if adapt is None else adapt(kind, agent, config)
-    if seated is None:
-        raise ValueError(f"agent {kind!r} cannot play a full table of {game}")
-    return seated
 
 
 def _check_config(game: str, where: str, config: dict[str, Any]) -> None:
-    from agents.recipes import section
-    from envs.common.contract import game_spec
 
     section(where, game_spec(game).config, config)
 
@@ -108,9 +88,8 @@ def mixed_tables(
     """``games`` tables of ``num_players`` seats drawn uniformly (with replacement) from ``agents``: each agent's win
     share (a k-way tie for the best final reward gives each 1/k: equals all get 1 / P), plus the game's
     ``seat_stats`` columns."""
-    from agents.play import play_games
 
-    stats = hook(game, "seat_stats")
+    stats = seat_stats_of(game)
     config = {**(config or {}), "num_players": num_players}
     names, pool = list(agents), list(agents.values())
     seat_agents = np.random.default_rng(seed).integers(0, len(pool), size=(games, num_players))
@@ -146,7 +125,6 @@ def round_robin(
     """Every ordered pair of distinct agents in the 2-player game (so both seatings): seat 0's win rate with CIs."""
     from tqdm import tqdm
 
-    from agents.play import play_games
 
     config = {**(config or {}), "num_players": 2}
     rows = []
@@ -192,7 +170,7 @@ def overall_win_rates(game_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: -r["win_rate"])
 
 
-# --- tournament: every rotated seating of the entrants, rated (agents.tournament)
+# --- tournament: every rotated seating of the entrants, rated (dicearena.agents.evaluation.tournament)
 
 
 class TournamentSection(GameConfig):
@@ -207,15 +185,11 @@ class TournamentSection(GameConfig):
 
 def _pool_names(pool: str) -> list[str]:
     """The snapshot names of the self-play run at ``pool`` (from its manifest; no model is loaded)."""
-    import json
-    from pathlib import Path
 
-    from agents.self_play import MANIFEST
-
-    manifest = Path(pool) / "pool" / MANIFEST
-    if not manifest.is_file():
-        raise ConfigError(f"[tournament] 'pool': {pool} has no self-play pool ({manifest} is missing)")
-    return [f"snapshot_{e['steps']}" for e in json.loads(manifest.read_text())["snapshots"]]
+    try:
+        return pool_names(pool)
+    except FileNotFoundError as error:
+        raise ConfigError(f"[tournament] 'pool': {error}") from None
 
 
 def _check_tournament(game: str, section: TournamentSection) -> None:
@@ -232,8 +206,6 @@ def _check_tournament(game: str, section: TournamentSection) -> None:
 
 def _reads(agent: Agent, game: str, config: dict[str, Any]) -> bool:
     """Whether ``agent`` can read ``game``'s observations under ``config`` (a model reads one size only)."""
-    from envs.common.config import validate_config
-    from envs.common.contract import game_spec
 
     space = getattr(agent, "observation_space", None)
     if getattr(agent, "reads_state", False) or space is None:
@@ -244,12 +216,10 @@ def _reads(agent: Agent, game: str, config: dict[str, Any]) -> bool:
 
 def _entrants(game: str, section: TournamentSection, players: Players, config: dict[str, Any]) -> dict[str, Agent]:
     """The recipe's agents that can play ``config``, and the pool's snapshots that can read it."""
-    from agents.self_play import pool_agents
-
     entrants = players(config)
     if section.pool is None:
         return entrants
-    adapt = hook(game, "table_agent")
+    adapt = table_adapter(game)
     for name, agent in pool_agents(section.pool, section.snapshots).items():
         if name in entrants:
             raise ConfigError(f"[tournament] the pool's {name!r} has the name of a recipe agent; rename the agent")
@@ -263,7 +233,6 @@ def _entrants(game: str, section: TournamentSection, players: Players, config: d
 
 def run_tournament(game: str, name: str, section: TournamentSection, players: Players) -> list[Result]:
     """Per player count: the entrants' ratings, then the pairwise win rates."""
-    from agents.tournament import tournament
 
     out = []
     for n in section.player_counts:
@@ -291,12 +260,34 @@ GENERIC = {
 }  # fmt: skip
 
 
+_GAME_BENCHMARKS: dict[str, dict[str, Benchmark]] = {}
+_SEAT_STATS: dict[str, Callable[[np.ndarray, int], dict[str, np.ndarray]]] = {}
+
+
+def register_benchmarks(game: str, benchmarks: dict[str, Benchmark] | None = None,
+                        seat_stats: Callable[[np.ndarray, int], dict[str, np.ndarray]] | None = None,
+                        ) -> None:  # fmt: skip
+    """``game``'s own recipe sections, and ``seat_stats(final_states, P) -> {column: (G, P)}``, what its table rows
+    add per seat; called by ``agents/<game>/benchmarks.py`` (or a game's own module, outside the tree)."""
+    clash = set(benchmarks or {}) & set(GENERIC)
+    if clash:
+        raise ValueError(f"game {game!r}: {sorted(clash)} are generic benchmarks; name the game's own otherwise")
+    _GAME_BENCHMARKS[game] = dict(benchmarks or {})
+    if seat_stats is not None:
+        _SEAT_STATS[game] = seat_stats
+
+
+def _load(game: str) -> None:
+    if game not in _GAME_BENCHMARKS:
+        game_module(game, "benchmarks")  # the game's own benchmarks register themselves
+
+
+def seat_stats_of(game: str) -> Callable[[np.ndarray, int], dict[str, np.ndarray]] | None:
+    _load(game)
+    return _SEAT_STATS.get(game)
+
+
 def benchmarks_of(game: str) -> dict[str, Benchmark]:
     """The sections a recipe for ``game`` may have: the generic benchmarks and the game's own."""
-    from envs.common.contract import game_spec
-
-    out = dict(GENERIC)
-    for name, target in game_spec(game).benchmarks.items():
-        module, attr = target.split(":")
-        out[name] = getattr(importlib.import_module(module), attr)
-    return out
+    _load(game)
+    return {**GENERIC, **_GAME_BENCHMARKS.get(game, {})}

@@ -14,7 +14,7 @@ from typing import Annotated, Any, TypeVar
 import yaml
 from pydantic import Field
 
-from envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
 
 __all__ = ["MAX_NODES", "OutputDir", "RunName", "Seed", "load_yaml", "make_output_dir", "resume_changes", "section"]
 
@@ -105,6 +105,44 @@ def section(where: str, model: type[C], value: Any) -> C:
         raise ConfigError(f"[{where}] {exc}") from None
 
 
+Imports = list[str]  # a recipe's ``imports``: modules that register games, agents or tasks of the user's own
+
+
+def import_modules(raw: Any) -> None:
+    """Import each module a recipe names under ``imports`` (e.g. ``[mypkg.pig]``, a game kept outside the tree that
+    registers itself), so the rest of the recipe can name what it registers; a ConfigError names one that fails."""
+    import importlib
+    import os
+    import sys
+
+    names = raw.get("imports", []) if isinstance(raw, dict) else []
+    if names and os.getcwd() not in sys.path:  # as ``python -m`` does: the user's modules beside where they run
+        sys.path.insert(0, os.getcwd())
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise ConfigError(f"'imports' is a list of module names (e.g. [mypkg.pig]), got {names!r}")
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001  (any failure of the user's module is reported by name)
+            raise ConfigError(f"'imports': cannot import {name!r}: {type(exc).__name__}: {exc}") from None
+
+
+def recipe_path(name: str | Path) -> Path:
+    """A recipe file: ``name`` itself when it exists, else the bundled recipe of that name (``easy_money_greed`` or
+    ``easy_money_greed.yaml``, from ``configs/``, installed as ``dicearena.configs``). A ConfigError lists them."""
+    from importlib import resources
+
+    path = Path(name)
+    if path.is_file():
+        return path
+    bundled = resources.files("dicearena.configs")
+    candidate = bundled / (path.name if path.suffix in (".yaml", ".yml") else f"{path.name}.yaml")
+    if path.parent == Path(".") and candidate.is_file():
+        return Path(str(candidate))
+    names = sorted(p.name.removesuffix(".yaml") for p in bundled.iterdir() if p.name.endswith(".yaml"))
+    raise ConfigError(f"no recipe file {str(name)!r}, and no bundled recipe of that name; bundled: {', '.join(names)}")
+
+
 def make_output_dir(path: str | Path, key: str) -> Path:
     """Create the folder ``path`` (named in errors as the recipe's ``key``), or a ConfigError saying why not."""
     out = Path(path)
@@ -130,7 +168,7 @@ def resume_changes(previous: dict[str, Any], recipe: dict[str, Any], output_dir:
                    fixed: tuple[str, ...], shaped: str) -> list[str]:  # fmt: skip
     """The edited values a resumed run applies ("key: old -> new", keys dotted), or a ConfigError naming those under
     a ``fixed`` prefix that changed (``shaped``: what they shape, for the message). ``train.py`` and
-    ``agents.rllib`` resume alike."""
+    ``dicearena.agents.training.rllib`` resume alike."""
     old, new = _flat(previous), _flat(recipe)
     changed = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k) and k not in ignored)
     stuck = [k for k in changed if k.startswith(fixed) or f"{k}.".startswith(fixed)]

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from envs.common.config import GameConfig
+from dicearena.envs.common.config import GameConfig
 
 __all__ = ["AlgorithmSection", "Hyperparameters", "PolicyKwargs"]
 

@@ -2,7 +2,7 @@
 
 Why: a kill or a full disk during a save must cost at most the checkpoint being written, and a run that saves
 every few seconds must not fill the disk. Checkpoints are ``model_<steps>_steps.zip`` in one folder, written
-by ``agents.model_files.save_model`` (temp file, fsync, rename); each carries the training time so far, so a
+by ``dicearena.agents.model_files.save_model`` (temp file, fsync, rename); each carries the training time so far, so a
 time-limited run that is done stays done when its command is run again.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agents.model_files import ModelFile, ModelFileError, read_model_file, save_model
+from dicearena.agents.model_files import ModelFile, ModelFileError, read_model_file, save_model
 
 __all__ = ["checkpoints_newest_first", "latest_checkpoint", "newest_loadable", "prune", "remove_all", "save_checkpoint"]
 

@@ -1,4 +1,5 @@
-"""``python -m agents.ship``: every shipped agent (``agents.shipped``) head to head against its game's heuristics, and
+"""``python -m dicearena.agents.evaluation.ship``: every shipped agent (``dicearena.agents.shipped``) head to head
+against its game's heuristics, and
 ``--ship RUN NAME``, which turns a finished self-play run into a shipped agent (model and card in ``agents/models``).
 """
 
@@ -6,22 +7,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from agents.shipped import MODELS, ShippedAgent, shipped, shipped_card
+from dicearena.agents import table_player
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.shipped import MODELS, ShippedAgent, shipped, shipped_card
 
-__all__ = ["main", "match", "ship"]
+__all__ = ["git_commit", "main", "match", "ship"]
 
 
 def match(name: str, games: int, seed: int = 0) -> list[dict[str, Any]]:
     """The shipped agent head to head against each agent its card names (``against``), at 2 players."""
-    from agents.benchmarks import table_player
-    from agents.self_play import head_to_head
-
     agent = ShippedAgent(name)
     config = agent.table_config(2)
     return [{"agent": name, "against": other, **head_to_head(agent.game, agent, table_player(agent.game, other, config),
@@ -60,10 +61,19 @@ def ship(run: Path, name: str, commit: str) -> Path:
     MODELS.mkdir(exist_ok=True)
     _copy_without_optimizer(run / "model.zip", MODELS / f"{name}.zip")
     path = MODELS / f"{name}.yaml"
-    header = f"# Shipped by: python -m agents.ship --ship {run} {name}\n"
+    header = f"# Shipped by: python -m dicearena.agents.evaluation.ship --ship {run} {name}\n"
     path.write_text(header + yaml.safe_dump(json.loads(json.dumps(card)), sort_keys=False))  # no YAML anchors
     shipped.cache_clear()
     return path
+
+
+def git_commit() -> str:
+    """The checked-out commit (what a shipped card says produced it), or "unknown" outside a git clone."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return out.stdout.strip() or "unknown"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 2:
         parser.error("--games must be at least 2")
     if args.ship:
-        from agents.value_tables import git_commit
 
         print(ship(Path(args.ship[0]), args.ship[1], git_commit()))
         return 0

@@ -1,8 +1,9 @@
-"""Pig, a whole game in one file: the proof that a game is its folder plus one registry line.
+"""Pig, a whole game in one file outside the package: the "Add your own game" example (README.md beside it).
 
 Roll a die as often as you like; a 1 loses the turn's total, holding banks it; the first to ``target`` wins.
-Importing this module registers ``pig`` with the contract (``envs.common.contract``); nothing outside this file
-names it, and the conformance suite (``tests/test_conformance.py``) runs on it like on every game.
+Importing this module registers ``pig`` with the contract (``dicearena.envs.common.contract.register_game``) and its
+agent with the policy registry (``dicearena.agents.registry.register_agents``); nothing in the package names it,
+and the conformance suite (``tests/test_conformance.py``) runs on it like on every game.
 """
 
 from __future__ import annotations
@@ -13,10 +14,20 @@ import numpy as np
 from numba import njit
 from pydantic import Field
 
-from agents.base import Agent
-from envs.common.config import GameConfig
-from envs.common.contract import CHANCE, NOBODY, PLAYING, TERMINATED, TRUNCATED, GameSpec, Sizes, register_game
-from envs.common.dice_outcomes import BAD_FACE_WORDS
+from dicearena.agents.base import Agent
+from dicearena.agents.registry import register_agents
+from dicearena.envs.common.config import GameConfig
+from dicearena.envs.common.contract import (
+    CHANCE,
+    NOBODY,
+    PLAYING,
+    TERMINATED,
+    TRUNCATED,
+    GameSpec,
+    Sizes,
+    register_game,
+)
+from dicearena.envs.common.dice_outcomes import BAD_FACE_WORDS
 
 MAX_PLAYERS = 4
 ROLL, HOLD = 0, 1
@@ -198,7 +209,6 @@ PIG = register_game(
         explain_outcome=lambda config, code: BAD_FACE_WORDS,
         render_ansi=_ansi,
         render_rgb=_rgb,
-        agents={"pig_hold_at_20": "tests.pig_game:HoldAt"},
         observation_bounds=lambda config: (0.0, float("inf")),  # a turn's total is unbounded
     )
 )
@@ -214,3 +224,6 @@ class HoldAt(Agent):
         players = observations.shape[1] - 8
         turn_total = observations[:, players] * self.target
         return np.where(turn_total >= self.threshold, HOLD, ROLL).astype(np.int64)
+
+
+register_agents("pig", {"pig_hold_at_20": HoldAt})  # its agents, for make_agent and the recipes

@@ -17,7 +17,8 @@ from typing import Any
 import gymnasium as gym
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-from agents.rllib_module import MASK, OBS
+from dicearena.agents.rllib_module import MASK, OBS
+from dicearena.envs.common.game_aec import make_env
 
 __all__ = ["DiceArenaEnv", "renamed_space"]
 
@@ -36,8 +37,6 @@ class DiceArenaEnv(PettingZooEnv):
     agents ``player_0..``, each observing ``{"observations": float32 (D,), "action_mask": int8 (A,)}``."""
 
     def __init__(self, env_config: dict[str, Any] | None = None) -> None:
-        import envs  # noqa: F401  (registers the suite's games, also inside a Ray worker)
-        from envs.common.game_aec import make_env
 
         env_config = dict(env_config or {})
         if "game" not in env_config:

@@ -1,7 +1,7 @@
 """Self-play for every contract game: the opponent pool, the ``<game>_selfplay`` training task and its scoring.
 
 Why one mechanism: "learn one seat against a mix of your own past selves and named agents" is the same for every
-game once the seat env takes a seating (``envs.common.seating.Seating``). The pool holds the live learner
+game once the seat env takes a seating (``dicearena.envs.common.seating.Seating``). The pool holds the live learner
 (``latest``), the newest ``keep`` snapshots of it (one every ``snapshot_every`` steps) and any named agents; each
 opponent seat of each new episode draws one of them by the configured ``mix``, and the learner's seat rotates
 (or is drawn). Opponents act batched: one call per pool member per step, for all the games and seats it holds.
@@ -16,23 +16,30 @@ import copy
 import csv
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, field_validator, model_validator
 
-from agents.base import Agent
-from agents.random_agent import RandomAgent
-from agents.stats import wilson_ci, win_shares
-from envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.agents import check_agent, make_agent, table_player
+from dicearena.agents.advice import AdvisedAgent, AdvisedVecEnv, check_advisor
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.model_files import read_model_file, save_model
+from dicearena.agents.random_agent import RandomAgent
+from dicearena.agents.sb3_agent import SB3Agent
+from dicearena.agents.snapshots import MANIFEST, with_advice
+from dicearena.agents.training.task import Task
+from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.envs.common.contract import game_spec
+from dicearena.envs.common.game_seat import SeatGames, SeatVecEnv
 
 __all__ = ["EvaluationSection", "OpponentPool", "PoolSection", "SelfPlayTaskConfig", "advised", "head_to_head",
            "self_play_task"]  # fmt: skip
 
 LATEST, SNAPSHOTS = "latest", "snapshots"
-MANIFEST = "pool.json"
 CURVE = "curve.csv"
 CURVE_FIELDS = ("steps", "minutes", "against", "win_rate", "ci_low", "ci_high", "games")
 
@@ -77,7 +84,7 @@ class SelfPlayTaskConfig(GameConfig):
     pool: PoolSection = Field(default_factory=PoolSection)
     evaluation: EvaluationSection
     advisor: str | None = Field(None, description="an agent whose advice (its move and its value of every action, "
-                                "agents.advice) extends the learner's observation")  # fmt: skip
+                                "dicearena.agents.advice) extends the learner's observation")  # fmt: skip
     imitation: ImitationSection = Field(default_factory=ImitationSection, description="behaviour cloning of the "
                                         "advisor's moves before self-play, so it starts where the advisor plays")
 
@@ -90,7 +97,7 @@ class SelfPlayTaskConfig(GameConfig):
 
 class _Slot(Agent):
     """A pool member that is a copy of the learner's network (or the live one); empty until filled. With an
-    ``advisor`` it reads the advised observation, as the learner does (``agents.advice``)."""
+    ``advisor`` it reads the advised observation, as the learner does (``dicearena.agents.advice``)."""
 
     reads_state = False
 
@@ -99,8 +106,6 @@ class _Slot(Agent):
         self.reads_both = advisor is not None
 
     def fill(self, policy: Any, deterministic: bool) -> None:
-        from agents.advice import AdvisedAgent
-        from agents.sb3_agent import SB3Agent
 
         agent = SB3Agent(policy, deterministic=deterministic, name=self.name)
         self.network = agent.policy  # the torch policy a snapshot loads its weights into
@@ -203,7 +208,6 @@ class OpponentPool:
     # persistence: the snapshot files and pool.json in a run's pool folder
     def save_snapshot(self, model: Any, folder: Path, steps: int) -> Path:
         """Snapshot ``model`` now: its file in ``folder``, the pool, and the manifest (the evicted file deleted)."""
-        from agents.model_files import save_model
 
         path = save_model(model, folder / f"snapshot_{steps:012d}.zip", {"snapshot_steps": int(steps)})
         evicted = self.add_snapshot(model.policy.state_dict(), steps, path.name)
@@ -220,7 +224,6 @@ class OpponentPool:
 
     def restore(self, folder: Path) -> int:
         """Refill the snapshots listed in ``folder``'s manifest (oldest first); returns how many loaded."""
-        from agents.model_files import read_model_file
 
         manifest = folder / MANIFEST
         if not manifest.is_file():
@@ -231,29 +234,9 @@ class OpponentPool:
         return len(self.snapshots)
 
 
-def head_to_head(
-    game: str, agent: Agent, reference: Agent, config: dict[str, Any], games: int, seed: int
-) -> dict[str, Any]:
-    """``agent`` against ``reference`` at every other seat, the agent's seat rotated game by game (so in 2-player
-    games the seatings alternate): its win share (a k-way tie for the top gives 1/k) with a 95% Wilson interval."""
-    from agents.play import play_games
-    from envs.common.contract import game_spec
-
-    players = int(validate_config(game_spec(game).config, config).num_players)
-    learner = np.arange(games) % players
-    seat_agents = np.ones((games, players), dtype=np.int64)
-    seat_agents[np.arange(games), learner] = 0
-    result = play_games(game, seat_agents, [agent, reference], config, seed)
-    shares, best = win_shares(result["final_rewards"])
-    share, tied = shares[np.arange(games), learner], best.sum(axis=1) > 1
-    rate, low, high = wilson_ci(float(share.sum()), games)
-    return {"win_rate": rate, "ci95": [low, high], "games": games, "tie_rate": float(tied.mean()),
-            "games_per_second": games / result["seconds"]}  # fmt: skip
-
 
 def score_self_play(game: str, agent: Agent, config: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
     """The trained agent head to head against each ``evaluation.against`` agent (the first is the champion)."""
-    from agents.benchmarks import table_player
 
     task = validate_config(SelfPlayTaskConfig, config)
     agent = advised(game, agent, config) if not getattr(agent, "reads_both", False) else agent
@@ -268,7 +251,6 @@ def score_self_play(game: str, agent: Agent, config: dict[str, Any], games: int,
 
 
 def _check(game: str, config: dict[str, Any]) -> None:
-    from agents import check_agent
 
     task = validate_config(SelfPlayTaskConfig, config)
     named = [n for n in task.pool.mix if n not in (LATEST, SNAPSHOTS)]
@@ -280,7 +262,6 @@ def _check(game: str, config: dict[str, Any]) -> None:
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"[task.config.{where}] {exc}") from None
     try:
-        from envs.common.game_seat import SeatGames
 
         players = SeatGames(game, 1, RandomAgent(0), task.game, seed=0).core.batch.num_players
     except (TypeError, ValueError, FileNotFoundError) as exc:
@@ -288,8 +269,6 @@ def _check(game: str, config: dict[str, Any]) -> None:
     if players < 2:
         raise ConfigError(f"[task.config.game] self-play needs 2 or more players; this game config has {players}")
     if task.advisor is not None:
-        from agents import make_agent
-        from agents.advice import check_advisor
 
         try:
             check_advisor(make_agent(task.advisor))
@@ -299,9 +278,6 @@ def _check(game: str, config: dict[str, Any]) -> None:
 
 def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
     """The seat vec env over an ``OpponentPool`` (its ``latest`` member attached by ``prepare``)."""
-    from agents.benchmarks import table_player
-    from envs.common.contract import game_spec
-    from envs.common.game_seat import SeatVecEnv  # type: ignore[attr-defined]
 
     task = validate_config(SelfPlayTaskConfig, config)
     players = int(validate_config(game_spec(game).config, task.game).num_players)
@@ -311,7 +287,6 @@ def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: i
                         deterministic=task.pool.deterministic, advisor=advisor)  # fmt: skip
     env = SeatVecEnv(game, num_envs, None, task.game, seed=seed, seating=pool)
     if advisor is not None:
-        from agents.advice import AdvisedVecEnv
 
         env = AdvisedVecEnv(env, advisor)
     env.pool = pool
@@ -320,13 +295,8 @@ def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: i
 
 def advised(game: str, agent: Agent, config: dict[str, Any]) -> Agent:
     """``agent`` as the self-play task ``config`` trained it to play: with its advisor's advice, if it has one."""
-    from agents.advice import AdvisedAgent
-    from agents.benchmarks import table_player
-
     task = validate_config(SelfPlayTaskConfig, config)
-    if task.advisor is None:
-        return agent
-    return AdvisedAgent(agent, table_player(game, task.advisor, task.game), getattr(agent, "name", None))
+    return with_advice(game, agent, task.advisor, task.game)
 
 
 def prepare_self_play(
@@ -336,8 +306,6 @@ def prepare_self_play(
     and draw the learning curve."""
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from agents.benchmarks import table_player
-    from agents.sb3_agent import SB3Agent
 
     class _Learner(SB3Agent):
         def reset(self, seed: int | None = None) -> None:
@@ -476,8 +444,7 @@ def plot_curves(curves: dict[str, Path], path: Path, title: str = "Self-play: wi
 
 
 def self_play_task(game: str) -> Any:
-    """``game``'s ``<game>_selfplay`` training task (``agents.tasks.Task``)."""
-    from agents.tasks import Task
+    """``game``'s ``<game>_selfplay`` training task (``dicearena.agents.training.tasks.Task``)."""
 
     return Task(
         id=f"{game}_selfplay",
@@ -490,30 +457,10 @@ def self_play_task(game: str) -> Any:
     )
 
 
-def pool_agents(run: str | Path, names: Sequence[str] | None = None) -> dict[str, Agent]:
-    """A self-play run's kept snapshots as agents (``snapshot_<steps>`` -> SB3Agent), e.g. tournament entrants."""
-    from agents.sb3_agent import SB3Agent
-
-    folder = Path(run) / "pool"
-    manifest = folder / MANIFEST
-    if not manifest.is_file():
-        raise FileNotFoundError(f"{run} has no self-play pool ({manifest} is missing)")
-    entries = json.loads(manifest.read_text())["snapshots"]
-    agents = {f"snapshot_{e['steps']}": SB3Agent.load(folder / e["file"], name=f"snapshot_{e['steps']}")
-              for e in entries}  # fmt: skip
-    recipe = Path(run) / "config.yaml"
-    if recipe.is_file():  # an advised run's snapshots read their advisor's advice
-        import yaml
-
-        task = yaml.safe_load(recipe.read_text())["task"]
-        if task["id"].endswith("_selfplay"):
-            agents = {n: advised(task["id"].removesuffix("_selfplay"), a, task["config"])
-                      for n, a in agents.items()}  # fmt: skip
-    return agents if names is None else {n: agents[n] for n in names}
-
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m agents.self_play RUN [RUN ...] -o curves.png``: the runs' learning curves in one plot."""
+    """``python -m dicearena.agents.training.self_play RUN [RUN ...] -o curves.png``: the runs' learning curves in one
+    plot."""
     import argparse
 
     parser = argparse.ArgumentParser(description="Plot self-play runs' learning curves (their curve.csv).")

@@ -1,20 +1,22 @@
-"""Self-play PPO on Ray RLlib for any registered game, from a YAML recipe: ``python -m agents.rllib RECIPE``.
+"""Self-play PPO on Ray RLlib for any registered game, from a YAML recipe: ``python -m dicearena.agents.training.rllib
+RECIPE``.
 
 Why: SB3 (``train.py``) trains on one machine; RLlib scales the same self-play out to a Ray cluster by changing two
 recipe keys (``ray.address``, ``ray.num_env_runners``). What runs, for every game alike:
 
-- the game's PettingZoo AEC env through RLlib's ``PettingZooEnv`` (``agents.rllib_env``: the observation renamed to
+- the game's PettingZoo AEC env through RLlib's ``PettingZooEnv`` (``dicearena.agents.training.rllib_env``: the
+observation renamed to
   ``observations`` beside ``action_mask``), on RLlib's new API stack (RLModule, Learner, EnvRunner);
 - multi-agent PPO with ONE shared module (``shared``) playing every seat: ``policy_mapping_fn`` maps every agent
   to it, so the policy plays against itself (self-play);
-- action masking in the module (``agents.rllib_module``): illegal actions are never sampled;
+- action masking in the module (``dicearena.agents.rllib_module``): illegal actions are never sampled;
 - checkpoints to ``<output_dir>/checkpoints/iter_<n>`` every ``checkpoint_every`` iterations, at the end and on
-  Ctrl-C / SIGTERM (atomic, the newest ``keep_checkpoints`` kept: ``agents.rllib_checkpoints``). Running the same
-  command again resumes from the newest checkpoint that loads, with edited PPO and cluster values applied (the
+  Ctrl-C / SIGTERM (atomic, the newest ``keep_checkpoints`` kept: ``dicearena.agents.rllib_checkpoints``). Running the
+  same command again resumes from the newest checkpoint that loads, with edited PPO and cluster values applied (the
   game, its config, the network and the seed are refused by name: the checkpoint is made of them); a run that has
   reached its iterations or time limit stays done. ``--fresh`` starts over.
 
-A saved checkpoint plays as an agent without Ray (``agents.rllib_agent.RLlibAgent``, registry name ``rllib``).
+A saved checkpoint plays as an agent without Ray (``dicearena.agents.rllib_agent.RLlibAgent``, registry name ``rllib``).
 Ray and RLlib come with the ``rllib`` extra (``pip install -e ".[rllib]"``); nothing else in the suite imports
 them.
 """
@@ -33,9 +35,22 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import Field, field_validator, model_validator
 
-from agents.recipes import OutputDir, RunName, Seed, load_yaml, make_output_dir, section
-from agents.recipes import resume_changes as recipe_changes
-from envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.agents.evaluation.recipes import (
+    Imports,
+    OutputDir,
+    RunName,
+    Seed,
+    import_modules,
+    load_yaml,
+    make_output_dir,
+    recipe_path,
+    section,
+)
+from dicearena.agents.evaluation.recipes import resume_changes as recipe_changes
+from dicearena.agents.rllib_checkpoints import newest_loadable, remove_all, save_checkpoint
+from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.envs.common.config import validate_config as validated
+from dicearena.envs.common.contract import GAMES, game_spec
 
 __all__ = ["MODULE_ID", "RLlibRecipe", "algorithm_config", "connect", "load_recipe", "main", "shared_policy", "train"]
 
@@ -119,6 +134,7 @@ class TrainingSection(GameConfig):
 
 
 class RLlibRecipe(GameConfig):
+    imports: Imports = Field(default_factory=list, description="modules to import first (a game of your own)")
     name: RunName
     game: str = Field(description="a registered game id")
     config: dict[str, Any] = Field(default_factory=dict, description="the game's config keys")
@@ -130,7 +146,8 @@ class RLlibRecipe(GameConfig):
 
 def load_recipe(path: Path, **training_overrides: Any) -> RLlibRecipe:
     """The recipe at ``path`` (with ``training`` overrides), every value checked, the game's config included."""
-    raw = load_yaml(path)
+    raw = load_yaml(recipe_path(path))
+    import_modules(raw)
     if training_overrides and isinstance(raw.get("training"), dict):
         raw["training"] = {**raw["training"], **training_overrides}
     return check_recipe(raw)
@@ -138,8 +155,6 @@ def load_recipe(path: Path, **training_overrides: Any) -> RLlibRecipe:
 
 def check_recipe(raw: dict[str, Any]) -> RLlibRecipe:
     """``raw`` as a recipe, or a ConfigError naming the section and key that is wrong."""
-    import envs  # noqa: F401  (registers the suite's games)
-    from envs.common.contract import GAMES
 
     game = raw.get("game")
     if game not in GAMES:
@@ -163,8 +178,8 @@ def algorithm_config(recipe: RLlibRecipe) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from agents.rllib_env import DiceArenaEnv
-    from agents.rllib_module import MaskedPPOTorchRLModule
+    from dicearena.agents.rllib_module import MaskedPPOTorchRLModule
+    from dicearena.agents.training.rllib_env import DiceArenaEnv
 
     ppo, cluster = recipe.ppo, recipe.ray
     module = RLModuleSpec(module_class=MaskedPPOTorchRLModule, model_config=recipe.module.rllib_config())
@@ -209,7 +224,6 @@ def resume_changes(previous: dict[str, Any], recipe: RLlibRecipe) -> list[str]:
 
 def plan_resume(recipe: RLlibRecipe, out: Path, fresh: bool) -> tuple[Path, dict[str, Any]] | None:
     """``(checkpoint, card)`` to resume from (None: start fresh), after checking the recipe may resume it."""
-    from agents.rllib_checkpoints import newest_loadable
 
     found = None if fresh else newest_loadable(out / "checkpoints")
     if found is None:
@@ -227,8 +241,6 @@ def _card(recipe: RLlibRecipe, iteration: int, env_steps: int, seconds: float) -
     """What a checkpoint records beside RLlib's files (what RLlibAgent rebuilds the policy from)."""
     import ray
 
-    from envs.common.config import validate_config as validated
-    from envs.common.contract import game_spec
 
     spec = game_spec(recipe.game)
     sizes = spec.sizes(validated(spec.config, recipe.config))
@@ -258,7 +270,6 @@ def train(recipe: RLlibRecipe, fresh: bool = False, progress: bool = True) -> in
     import ray
     import torch
 
-    from agents.rllib_checkpoints import remove_all
 
     out = make_output_dir(recipe.training.output_dir, "training.output_dir")
     checkpoints = make_output_dir(out / "checkpoints", "training.output_dir")
@@ -306,7 +317,6 @@ def _train_loop(
     and return 130."""
     from tqdm import tqdm
 
-    from agents.rllib_checkpoints import save_checkpoint
 
     training = recipe.training
 
@@ -340,7 +350,7 @@ def _train_loop(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.rllib", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m dicearena.agents.training.rllib", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("config", type=Path, help="YAML recipe (configs/rllib_<game>.yaml)")
     parser.add_argument("--fresh", action="store_true", help="delete this run's checkpoints and start over")

@@ -12,11 +12,13 @@ from typing import Any
 import numpy as np
 from pydantic import Field, field_validator
 
-from agents import make_agent
-from agents.base import Agent
-from agents.stats import wilson_ci
-from envs.common.config import GameConfig, validate_config
-from envs.common.seating import choose
+from dicearena.agents import check_agent, make_agent
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.stats import wilson_ci
+from dicearena.agents.training.task import Task
+from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.envs.common.game_seat import SeatGames, SeatVecEnv
+from dicearena.envs.common.seating import choose
 
 __all__ = ["OpponentsTaskConfig", "make_vs_opponents_env", "score_vs_opponents", "vs_opponents_task",
            "win_rate_vs_opponents"]  # fmt: skip
@@ -25,7 +27,7 @@ CHUNK = 4096  # games played side by side when scoring
 
 
 class OpponentSpec(GameConfig):
-    kind: str = Field(description="agents.make_agent name")
+    kind: str = Field(description="a dicearena.agents.make_agent name")
     kwargs: dict[str, Any] = Field(default_factory=dict, description="constructor arguments")
 
 
@@ -46,19 +48,15 @@ class OpponentsTaskConfig(GameConfig):
 
 def make_vs_opponents_env(game: str, config: dict[str, Any], num_envs: int, seed: int | None) -> Any:
     """The game's seat vec env (SB3 ``SeatVecEnv``) with its opponents built from their specs."""
-    from envs.common.game_seat import SeatVecEnv  # type: ignore[attr-defined]
 
     task = validate_config(OpponentsTaskConfig, config)
     return SeatVecEnv(game, num_envs, task.build_opponents(), task.game, learner_seat=task.learner_seat, seed=seed)
 
 
 def vs_opponents_task(game: str) -> Any:
-    """``game``'s ``<game>_vs_opponents`` training task (``agents.tasks.Task``)."""
-    from agents.tasks import Task
+    """``game``'s ``<game>_vs_opponents`` training task (``dicearena.agents.training.tasks.Task``)."""
 
     def check(config: dict[str, Any]) -> None:
-        from agents import check_agent
-        from envs.common.config import ConfigError
 
         task = validate_config(OpponentsTaskConfig, config)
         for k, spec in enumerate(task.opponents):
@@ -67,7 +65,6 @@ def vs_opponents_task(game: str) -> Any:
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"[task.config.opponents.{k}] {exc}") from None
         try:  # seats, the game's own keys and limits, the opponents' argument values: building one game checks them
-            from envs.common.game_seat import SeatGames
 
             SeatGames(game, 1, task.build_opponents(), task.game, learner_seat=task.learner_seat, seed=0)
         except (TypeError, ValueError, FileNotFoundError) as exc:
@@ -83,22 +80,32 @@ def vs_opponents_task(game: str) -> Any:
 
 def win_rate_vs_opponents(agent: Agent, make_env: Callable[[int, int], Any], games: int, seed: int) -> dict[str, Any]:
     """Play ``agent`` in the learner seat of ``games`` games: ``make_env(n, seed)`` envs of up to 4,096 games, the
-    first game of each counted (counting whichever games end first would favour short games). A win is a top
-    score (ties included, as the reward counts it); ``tie_rate`` says how many of those were shared."""
+    first game of each counted (counting whichever games end first would favour short games), also when it ended
+    before the learner's first decision (the env skips it and records it in ``reset_infos``). A win is a top score
+    (ties included, as the reward counts it); ``tie_rate`` says how many of those were shared."""
     wins = ties = 0
     returns: list[float] = []
+
+    def count(info: dict[str, Any]) -> None:
+        nonlocal wins, ties
+        wins += bool(info["won"])
+        ties += bool(info["won"]) and bool(info.get("tied", False))
+        returns.append(info["episode"]["r"])
+
     for start in range(0, games, CHUNK):
         n = min(CHUNK, games - start)
         env = make_env(n, seed + start)
         obs = env.reset()
         pending = np.ones(n, dtype=bool)
+        for i, info in enumerate(getattr(env, "reset_infos", [])):
+            if info.get("skipped_games"):  # the env's first game ended before the learner could decide
+                count(info["skipped_games"][0])
+                pending[i] = False
         while pending.any():
             masks = env.action_masks().astype(np.int8)
             obs, _, dones, infos = env.step(choose(agent, obs, masks, env.engine_states, env.learner_seats))
             for i in np.flatnonzero(dones & pending):
-                wins += bool(infos[i]["won"])
-                ties += bool(infos[i]["won"]) and bool(infos[i].get("tied", False))
-                returns.append(infos[i]["episode"]["r"])
+                count(infos[i])
             pending &= ~dones
     rate, low, high = wilson_ci(wins, games)
     return {"win_rate": rate, "ci95": [low, high], "tie_rate": ties / games, "games": games,

@@ -12,7 +12,8 @@ Why: a round robin's win rates compare agents only pair by pair and only at 2 pl
   a game; a tie is half a win each), by Hunter's MM iterations, on the Elo scale (mean 0) with standard errors from
   the Fisher information. At more than 2 players the pairs of one game are not independent, so those errors (and the
   pairwise intervals) are somewhat too narrow.
-- Engine: one ``agents.play.play_games`` call per chunk of the shuffled schedule, so each agent acts once per step
+- Engine: one ``dicearena.agents.evaluation.play.play_games`` call per chunk of the shuffled schedule, so each agent
+acts once per step
   on all its games across every seating (batched), with a progress bar over the chunks. The same seed gives the same
   games, hence the same ratings.
 """
@@ -30,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.stats import Z95, wilson_ci
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.evaluation.stats import Z95, wilson_ci
 
 __all__ = ["Tournament", "bradley_terry", "openskill_ratings", "pairwise_wins", "ranks_of", "seatings",
            "tournament"]  # fmt: skip
@@ -159,7 +161,6 @@ def _play(
     """The (G, P) final rewards of the scheduled games, played ``CHUNK`` games per ``play_games`` call."""
     from tqdm import tqdm
 
-    from agents.play import play_games
 
     rewards = np.zeros(schedule.shape)
     desc = f"{config['num_players']}-player tournament"

@@ -1,8 +1,8 @@
 """Playing a fixed list of seatings of any contract game through its batched engine: the one evaluation loop.
 
 Why one loop: every benchmark (mixed tables, round robins, tournaments) is "play these G seatings, read each
-game's final rewards". Slots (``agents.slots``) keep the counted games exactly the scheduled ones, whichever end
-first, and every agent acts once per step on all the games where its seat is to move (batched inference).
+game's final rewards". Slots (``dicearena.agents.evaluation.slots``) keep the counted games exactly the scheduled ones,
+whichever end first, and every agent acts once per step on all the games where its seat is to move (batched inference).
 """
 
 from __future__ import annotations
@@ -13,11 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent
-from agents.slots import GameSlots
-from envs.common.seating import choose
+from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.slots import GameSlots
+from dicearena.agents.evaluation.stats import wilson_ci, win_shares
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.common.contract import game_spec
+from dicearena.envs.common.game_batch import BatchedGame
+from dicearena.envs.common.seating import choose
 
-__all__ = ["play_games"]
+__all__ = ["head_to_head", "play_games"]
 
 
 def play_games(
@@ -30,7 +34,6 @@ def play_games(
     (G, S) and ``seconds``. ``threads``: the engine's (default ``None``, every core; the games are the same for any
     count).
     """
-    from envs.common.game_batch import BatchedGame
 
     seat_agents = np.asarray(seat_agents, dtype=np.int64)
     if seat_agents.ndim != 2 or seat_agents.size == 0:
@@ -82,3 +85,20 @@ def _players(game: Any, config: Any, num_players: int) -> dict[str, int]:
     if given is not None and given != num_players:
         raise ValueError(f"seat_agents has {num_players} seats but the config says num_players={given}")
     return {} if given is not None else {"num_players": num_players}
+
+
+def head_to_head(
+    game: str, agent: Agent, reference: Agent, config: dict[str, Any], games: int, seed: int
+) -> dict[str, Any]:
+    """``agent`` against ``reference`` at every other seat, the agent's seat rotated game by game (so in 2-player
+    games the seatings alternate): its win share (a k-way tie for the top gives 1/k) with a 95% Wilson interval."""
+    players = int(validate_config(game_spec(game).config, config).num_players)
+    learner = np.arange(games) % players
+    seat_agents = np.ones((games, players), dtype=np.int64)
+    seat_agents[np.arange(games), learner] = 0
+    result = play_games(game, seat_agents, [agent, reference], config, seed)
+    shares, best = win_shares(result["final_rewards"])
+    share, tied = shares[np.arange(games), learner], best.sum(axis=1) > 1
+    rate, low, high = wilson_ci(float(share.sum()), games)
+    return {"win_rate": rate, "ci95": [low, high], "games": games, "tie_rate": float(tied.mean()),
+            "games_per_second": games / result["seconds"]}  # fmt: skip

@@ -1,7 +1,7 @@
 """Learned value tables (Easy Come's position values, Extra!'s planning values): files, cards and scoring.
 
 Why one module: a table-valued agent ships as an ``.npz`` of plain arrays (loading it runs no code, unlike a
-pickle) beside a card (``agents.shipped``), and each trainer scores its table head to head against its game's
+pickle) beside a card (``dicearena.agents.shipped``), and each trainer scores its table head to head against its game's
 baselines the same way; this holds that plumbing once.
 """
 
@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["command_line", "git_commit", "load_arrays", "save_arrays", "score_and_card", "trainer_parser"]
+from dicearena.agents import table_player
+from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.evaluation.ship import git_commit
+
+__all__ = ["command_line", "load_arrays", "save_arrays", "score_and_card", "trainer_parser"]
 
 
 def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
@@ -53,14 +56,6 @@ def command_line(module: str, argv: list[str] | None) -> str:
     return f"python -m {module} " + " ".join(sys.argv[1:] if argv is None else argv)
 
 
-def git_commit() -> str:
-    """The checked-out commit (what a shipped card says produced it), or "unknown" outside a git clone."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True)
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return out.stdout.strip() or "unknown"
-
 
 def score_and_card(
     game: str, bot: Any, against: tuple[str, ...], games: int, out: Path, card: dict[str, Any], command: str,
@@ -71,8 +66,6 @@ def score_and_card(
     the table ``out``. Returns the card's path."""
     import yaml
 
-    from agents.benchmarks import table_player
-    from agents.self_play import head_to_head
 
     config, rows = {"num_players": 2}, []
     rivals = {name: table_player(game, name, config) for name in against}
