@@ -8,7 +8,8 @@ behaviour, face by face:
   ends before *anybody* decided (at reset) is skipped, the next dealt, and the reset's infos list it.
 - Parallel env: the same reset (Duel, a tiny simultaneous game whose first throw can misfire).
 - Batched engine: not seat-centred, an early end is an ordinary end (every seat's final reward); its reset deals
-  past a game that ended before any decision, so the AEC and Parallel envs reset to the game a 1-game batch plays.
+  past a game that ended before any decision, so the AEC and Parallel envs reset to the game a 1-game batch plays;
+  a step reports one end per game, and deals past a restart that ends before anybody decides.
 - Seat env and seat vec env: a game that ends before the learner's first decision holds no step of the learner's;
   it is skipped (the next dealt from the same stream) and recorded in ``skipped_games`` (``reset`` info, or the
   info of the step whose auto-reset dealt it, and ``reset_infos``), with the learner's reward in it, which no step
@@ -107,6 +108,33 @@ def test_batched_an_early_end_is_an_ordinary_end() -> None:
     _, _, rewards, terminated, _, info = batch.step(np.array([HOLD]))
     assert terminated[0] and rewards[0].tolist() == [1.0, -1.0] and info["final_rewards"].tolist() == [[1.0, -1.0]]
     assert info["to_act"].tolist() == [1]  # the restart: player_0 rolled a 1, player_1 decides on a 5
+
+
+def test_batched_reports_one_end_per_step_and_deals_past_a_restart_that_ends_at_once() -> None:
+    """Pig with one turn: holding on a 3 ends the game (truncated, 3 points held); its restart rolls a 1, which ends
+    that game too before anybody decides. The step reports the first game (its final state keeps the 3 points) and
+    deals past the second, unreported and unpaid, as a seat env skips a game."""
+    batch = BatchedGame("pig", 1, target=30, max_turns=1)
+    batch.chance = ScriptedChance([THREE, ONE, FIVE])
+    batch.reset()
+    _, _, rewards, terminated, truncated, info = batch.step(np.array([HOLD]))
+    scores = examples.pig.pig_game.SCORES
+    assert truncated[0] and not terminated[0] and rewards[0].tolist() == [0.0, 0.0]
+    assert info["final_state"][0, scores : scores + 2].tolist() == [3, 0]  # the game that ended, not its restart's
+    assert info["to_act"].tolist() == [0]  # the next game waits for player_0's decision on a 5
+
+
+def test_batched_compiled_loop_keeps_the_first_end_of_a_step() -> None:
+    """The same rule in the compiled loops (seeded chance): every game holds its first roll and ends; about one
+    restart in six rolls a 1 and ends at once. Each reported final state is the game that was held."""
+    batch = BatchedGame("pig", 512, seed=11, target=30, max_turns=1)
+    batch.reset()
+    scores = examples.pig.pig_game.SCORES
+    for _ in range(3):
+        _, _, _, _, truncated, info = batch.step(np.full(512, HOLD))
+        assert truncated.all() and info["final_state"].shape[0] == 512
+        assert (info["final_state"][:, scores] >= 2).all()  # the held roll (2..6), never a restart's empty sheet
+        assert (info["to_act"] == 0).all()
 
 
 def test_seat_env_reset_deals_until_the_learner_decides() -> None:

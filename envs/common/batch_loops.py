@@ -175,6 +175,9 @@ def settle_range(states, lo, hi, words, outcome, streams, hold, head, out_reward
             potentials(state, row(game_pot, 0))
             apply_outcome(state, row(outcome, b))
             ended = status(state) != 0
+            if ended and done[b] != 0:  # its restart ended too, before any decision: one end per step, so this
+                init_state(state, head)  # one is dealt again, unreported and unpaid (as a seat env skips a game)
+                continue
             if ended:
                 _finish(states, b, head, out_rewards, done, final_rewards, final_obs, final_states, status, rewards,
                         observe, init_state)  # fmt: skip

@@ -297,6 +297,9 @@ class BatchedGame:
                     potentials(state, pot[0])
                 kernels.aec_chance(state, outcome)
                 ended = E.status(state) != 0
+                if ended and self._done[b] != 0:  # as in batch_loops.settle_range: one end per step
+                    E.init_state(state, self._header)
+                    continue
                 if ended:  # batch_loops._finish
                     self._done[b] = E.status(state)
                     E.rewards(state, self._final_rewards[b])
