@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 import sys
 
+from dicearena import __version__
+
 __all__ = ["COMMANDS", "main"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -47,8 +49,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if args else 2
     command, rest = args[0], args[1:]
     if command == "--version":
-        from dicearena import __version__
-
         print(__version__)
         return 0
     if command not in COMMANDS:

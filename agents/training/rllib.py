@@ -350,9 +350,8 @@ def _train_loop(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m dicearena.agents.training.rllib", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    parser.add_argument("config", type=Path, help="YAML recipe (configs/rllib_<game>.yaml)")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("config", help="a YAML recipe file, or the name of a bundled one (configs/rllib_<game>.yaml)")
     parser.add_argument("--fresh", action="store_true", help="delete this run's checkpoints and start over")
     parser.add_argument("--iterations", type=int, help="override training.iterations")
     parser.add_argument("--output-dir", help="override training.output_dir")
