@@ -59,7 +59,6 @@ class ShippedAgent(Agent):
         self.reads_state = bool(getattr(self.model, "reads_state", False))
         self.advisor = card.get("advisor")
         if self.advisor:  # it reads its advisor's advice too (dicearena.agents.advice)
-
             advisor = table_player(self.game, self.advisor, self.table_config(self.players[0]))
             self.model = AdvisedAgent(self.model, advisor, name)
         self.reads_both = bool(self.advisor)
@@ -97,7 +96,6 @@ def _load_model(name: str, card: dict[str, Any], deterministic: bool) -> Any:
     path = MODELS / card.get("model", f"{name}.zip")
     loader = card.get("loader")
     if loader is None:
-
         return SB3Agent.load(path, deterministic=deterministic, name=name)
     module, _, cls = str(loader).partition(":")
     if not module.startswith("dicearena.agents.") or not cls.isidentifier():
@@ -116,7 +114,6 @@ def __getattr__(name: str) -> Any:
     """``dicearena.agents.shipped.<model name>``: its loader, what the agent registry's
     ``"dicearena.agents.shipped:<name>"`` imports."""
     if name in shipped():
-
         def load(deterministic: bool = True) -> ShippedAgent:
             return ShippedAgent(name, deterministic)
 

@@ -30,7 +30,6 @@ class TurnTaskSection(GameConfig):
 
 
 def _check(game: str, section: TurnTaskSection) -> None:
-
     checked("turn_tasks.config", TurnTaskConfig, section.config)
 
 

@@ -29,7 +29,6 @@ def sample_value_vectors(task_config: Mapping[str, Any] | None, num_vectors: int
 
 
 def _turn_config(task_config: Mapping[str, Any] | None):
-
     return validate_config(TurnTaskConfig, dict(task_config or {}))
 
 

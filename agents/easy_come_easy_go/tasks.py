@@ -15,12 +15,10 @@ __all__ = ["TURN_TASK"]
 
 
 def _check(config: dict[str, Any]) -> None:
-
     validate_config(TurnTaskConfig, config)
 
 
 def _make_env(config: dict[str, Any], num_envs: int, seed: int) -> Any:
-
     return EasyComeEasyGoTurnVecEnv(num_envs, config=config, seed=seed)
 
 

@@ -69,7 +69,6 @@ class _GreedTaskAgent(Agent):
     reads_state = True
 
     def __init__(self, config: Any = None) -> None:
-
         self.config = validate_config(G.GreedTaskConfig, config)
         self.scale = self.config.cash_range[1] + G.NUM_FACES  # the observation's 1 / scale
 

@@ -24,7 +24,6 @@ __all__ = ["GREED_TASK", "greed_decision_states", "score_greed_policy"]
 
 
 def _config(config: dict[str, Any]) -> Any:
-
     return validate_config(GreedTaskConfig, config)
 
 
@@ -33,7 +32,6 @@ def _check(config: dict[str, Any]) -> None:
 
 
 def _make_env(config: dict[str, Any], num_envs: int, seed: int) -> Any:
-
     return GreedStopVecEnv(num_envs, config=config, seed=seed)
 
 

@@ -62,7 +62,6 @@ class Benchmark:
 
 
 def _check_config(game: str, where: str, config: dict[str, Any]) -> None:
-
     section(where, game_spec(game).config, config)
 
 

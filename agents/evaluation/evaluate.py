@@ -139,7 +139,6 @@ def _agent_spec(key: str, value: Any, game: str) -> AgentSpec:
 
 
 def _check_model_path(spec: AgentSpec) -> None:
-
     if spec.path is None:
         raise ValueError("kind sb3 needs 'path' (the saved model)")
     if "path" in spec.kwargs:

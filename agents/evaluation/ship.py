@@ -85,7 +85,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 2:
         parser.error("--games must be at least 2")
     if args.ship:
-
         print(ship(Path(args.ship[0]), args.ship[1], git_commit()))
         return 0
     names = args.only or list(shipped())

@@ -28,7 +28,6 @@ class SolitaireSection(GameConfig):
 
 
 def _run(game: str, name: str, section: SolitaireSection, players: Players) -> list[Result]:
-
     rows = solitaire_scores(players({**section.config, "num_players": 1}), section.games, section.config, section.seed)
     return [("solitaire: mean score", "score", sorted(rows, key=lambda r: -r["mean_score"]))]
 

@@ -16,12 +16,10 @@ __all__ = ["SOLITAIRE_TASK"]
 
 
 def _check(config: dict[str, Any]) -> None:
-
     validate_config(SolitaireConfig, config)
 
 
 def _make_env(config: dict[str, Any], num_envs: int, seed: int) -> Any:
-
     return ExtraSolitaireVecEnv(num_envs, config=config, seed=seed)
 
 

@@ -37,7 +37,6 @@ class DiceArenaEnv(PettingZooEnv):
     agents ``player_0..``, each observing ``{"observations": float32 (D,), "action_mask": int8 (A,)}``."""
 
     def __init__(self, env_config: dict[str, Any] | None = None) -> None:
-
         env_config = dict(env_config or {})
         if "game" not in env_config:
             raise ValueError("DiceArenaEnv: env_config needs 'game' (a registered game id) and optionally 'config'")

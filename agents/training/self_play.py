@@ -106,7 +106,6 @@ class _Slot(Agent):
         self.reads_both = advisor is not None
 
     def fill(self, policy: Any, deterministic: bool) -> None:
-
         agent = SB3Agent(policy, deterministic=deterministic, name=self.name)
         self.network = agent.policy  # the torch policy a snapshot loads its weights into
         self.agent = agent if self.advisor is None else AdvisedAgent(agent, self.advisor, self.name)
@@ -251,7 +250,6 @@ def score_self_play(game: str, agent: Agent, config: dict[str, Any], games: int,
 
 
 def _check(game: str, config: dict[str, Any]) -> None:
-
     task = validate_config(SelfPlayTaskConfig, config)
     named = [n for n in task.pool.mix if n not in (LATEST, SNAPSHOTS)]
     for where, names in (("pool.mix", named), ("evaluation.against", task.evaluation.against),
@@ -262,14 +260,12 @@ def _check(game: str, config: dict[str, Any]) -> None:
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"[task.config.{where}] {exc}") from None
     try:
-
         players = SeatGames(game, 1, RandomAgent(0), task.game, seed=0).core.batch.num_players
     except (TypeError, ValueError, FileNotFoundError) as exc:
         raise ConfigError(f"[task.config.game] {exc}") from None
     if players < 2:
         raise ConfigError(f"[task.config.game] self-play needs 2 or more players; this game config has {players}")
     if task.advisor is not None:
-
         try:
             check_advisor(make_agent(task.advisor))
         except (TypeError, ValueError) as exc:
@@ -287,7 +283,6 @@ def make_self_play_env(game: str, config: dict[str, Any], num_envs: int, seed: i
                         deterministic=task.pool.deterministic, advisor=advisor)  # fmt: skip
     env = SeatVecEnv(game, num_envs, None, task.game, seed=seed, seating=pool)
     if advisor is not None:
-
         env = AdvisedVecEnv(env, advisor)
     env.pool = pool
     return env

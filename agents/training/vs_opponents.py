@@ -57,7 +57,6 @@ def vs_opponents_task(game: str) -> Any:
     """``game``'s ``<game>_vs_opponents`` training task (``dicearena.agents.training.tasks.Task``)."""
 
     def check(config: dict[str, Any]) -> None:
-
         task = validate_config(OpponentsTaskConfig, config)
         for k, spec in enumerate(task.opponents):
             try:
@@ -65,7 +64,6 @@ def vs_opponents_task(game: str) -> Any:
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"[task.config.opponents.{k}] {exc}") from None
         try:  # seats, the game's own keys and limits, the opponents' argument values: building one game checks them
-
             SeatGames(game, 1, task.build_opponents(), task.game, learner_seat=task.learner_seat, seed=0)
         except (TypeError, ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"[task.config] {exc}") from None

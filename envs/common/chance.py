@@ -17,6 +17,7 @@ import numpy as np
 
 from .dice_outcomes import BAD_FACE_WORDS
 from .streams import draw_words, stream_keys
+from .table import check_faces, dice_source
 
 __all__ = [
     "ChanceExhausted", "ChanceSource", "DiceChance", "ScriptedChance", "SeededChance", "WORD_HIGH", "given_outcome",
@@ -96,8 +97,6 @@ class DiceChance:
     trusted = True  # it checks an injected source's faces itself, and ``rest`` is the engine's own chance model
 
     def __init__(self, dice: Any, faces: int, block: int, game: str, rest: Any = None) -> None:
-        from .table import dice_source
-
         self.dice, self._trusted = dice_source(dice, faces, block, game)
         self.faces = faces
         self.rest = SeededChance() if rest is None else rest
@@ -109,8 +108,6 @@ class DiceChance:
                 reseed(seed)
 
     def outcome(self, engine: Any, state: np.ndarray, out: np.ndarray, words: int = 0) -> np.ndarray:
-        from .table import check_faces
-
         dice_needed = getattr(engine, "dice_needed", engine.chance_words)
         k = dice_needed(state)
         if k == 0:

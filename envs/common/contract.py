@@ -57,6 +57,7 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 
 from .config import GameConfig
+from .kernels import kernels_for
 
 __all__ = [
     "CHANCE",
@@ -187,8 +188,6 @@ class GameSpec:
         """The compiled batched and AEC kernels: generated from the engine (``dicearena.envs.common.kernels``) unless
         the spec names a hand-written module."""
         if self.kernels is None:
-            from .kernels import kernels_for
-
             return kernels_for(self.engine)
         return importlib.import_module(self.kernels)
 

@@ -189,7 +189,6 @@ def _disable_caching(root: Path, why: str) -> None:
     _UNCACHED.add(root.resolve())
     original = getattr(Dispatcher, "enable_caching", None)
     if original is not None and not hasattr(original, "_dicearena_original"):
-
         def enable_caching(self) -> None:
             source = Path(inspect.getfile(self.py_func)).resolve()
             if not any(source.is_relative_to(uncached) for uncached in _UNCACHED):
