@@ -18,7 +18,7 @@ from typing import Any
 
 from dicearena.agents.base import Agent
 from dicearena.agents.random_agent import RandomAgent
-from dicearena.agents.registry import Target, game_agents, register_agents, registered, resolve
+from dicearena.agents.registry import Target, register_agents, registered, resolve, table_adapter
 
 __all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent", "register_agents",
            "table_player"]
@@ -106,9 +106,7 @@ def table_player(game: str, kind: str, config: dict[str, Any], **kwargs: Any) ->
 
 def seat_at_table(game: str, kind: str, agent: Agent, config: Any) -> Agent:
     """``agent`` (of kind ``kind``) adapted to a full table of ``game``, or a ValueError if it cannot play there."""
-
-    entry = game_agents(game)
-    adapt = None if entry is None else entry.table_agent
+    adapt = table_adapter(game)
     seated = agent if adapt is None else adapt(kind, agent, config)
     if seated is None:
         raise ValueError(f"agent {kind!r} cannot play a full table of {game}")

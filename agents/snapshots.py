@@ -29,22 +29,23 @@ def with_advice(game: str, agent: Agent, advisor: str | None, game_config: dict[
     return AdvisedAgent(agent, table_player(game, advisor, game_config), getattr(agent, "name", None))
 
 
-def pool_names(run: str | Path) -> list[str]:
-    """The snapshot names of the self-play run at ``run`` (from its manifest; no model is loaded)."""
+def _manifest(run: str | Path) -> list[dict[str, Any]]:
+    """The kept snapshots' entries of the self-play run at ``run`` (``steps``, ``file``)."""
     manifest = Path(run) / "pool" / MANIFEST
     if not manifest.is_file():
         raise FileNotFoundError(f"{run} has no self-play pool ({manifest} is missing)")
-    return [f"snapshot_{e['steps']}" for e in json.loads(manifest.read_text())["snapshots"]]
+    return json.loads(manifest.read_text())["snapshots"]
+
+
+def pool_names(run: str | Path) -> list[str]:
+    """The snapshot names of the self-play run at ``run`` (from its manifest; no model is loaded)."""
+    return [f"snapshot_{e['steps']}" for e in _manifest(run)]
 
 
 def pool_agents(run: str | Path, names: Sequence[str] | None = None) -> dict[str, Agent]:
     """A self-play run's kept snapshots as agents (``snapshot_<steps>`` -> SB3Agent), e.g. tournament entrants."""
-
     folder = Path(run) / "pool"
-    manifest = folder / MANIFEST
-    if not manifest.is_file():
-        raise FileNotFoundError(f"{run} has no self-play pool ({manifest} is missing)")
-    entries = json.loads(manifest.read_text())["snapshots"]
+    entries = _manifest(run)
     agents = {f"snapshot_{e['steps']}": SB3Agent.load(folder / e["file"], name=f"snapshot_{e['steps']}")
               for e in entries}  # fmt: skip
     recipe = Path(run) / "config.yaml"
