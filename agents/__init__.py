@@ -19,9 +19,12 @@ from typing import Any
 from dicearena.agents.base import Agent
 from dicearena.agents.random_agent import RandomAgent
 from dicearena.agents.registry import Target, register_agents, registered, resolve, table_adapter
+from dicearena.envs.common.config import validate_config
+from dicearena.envs.common.contract import game_spec
+from dicearena.envs.common.table import check_seed
 
-__all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent", "register_agents",
-           "table_player"]
+__all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", "make_agent", "observation_misfit",
+           "register_agents", "table_player"]
 
 # Agents for any game; each game's own agents are registered by its folder (agents/<game>/__init__.py), and its shipped
 # trained models by their cards in agents/models (dicearena.agents.shipped).
@@ -86,6 +89,11 @@ def check_agent(name: Any, kwargs: dict[str, Any] | None = None, game: str | Non
         inspect.signature(_constructor(name)).bind(**(kwargs or {}))
     except TypeError as exc:
         raise TypeError(f"make_agent({name!r}): bad arguments {sorted(kwargs or {})}: {exc}") from None
+    if "seed" in (kwargs or {}):  # every agent's seed means the same: a stream's seed (check_seed)
+        try:
+            check_seed(kwargs["seed"])
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"make_agent({name!r}): {exc}") from None
 
 
 def make_agent(name: str, **kwargs: Any) -> Agent:
@@ -111,3 +119,18 @@ def seat_at_table(game: str, kind: str, agent: Agent, config: Any) -> Agent:
     if seated is None:
         raise ValueError(f"agent {kind!r} cannot play a full table of {game}")
     return seated
+
+
+def observation_misfit(agent: Agent, game: str, config: dict[str, Any]) -> str | None:
+    """Why ``agent`` cannot read ``game``'s observations under ``config``, or None if it can: a model reads one
+    observation size only (trained at another table size, it cannot sit at this one); planning agents read any
+    state."""
+    space = getattr(agent, "observation_space", None)
+    if getattr(agent, "reads_state", False) or space is None:
+        return None
+    spec = game_spec(game)
+    size = spec.sizes(validate_config(spec.config, config)).observation
+    if space.shape == (size,):
+        return None
+    return (f"{getattr(agent, 'name', type(agent).__name__)!r} was trained on observations of {space.shape[0]} "
+            f"floats; {game} at {config.get('num_players', 'its default number of')} players has {size}")

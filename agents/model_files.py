@@ -28,6 +28,7 @@ __all__ = [
     "ModelFile",
     "ModelFileError",
     "build_policy",
+    "read_metadata",
     "read_model_file",
     "save_model",
 ]
@@ -138,6 +139,16 @@ def read_model_file(path: str | Path) -> ModelFile:
     if not isinstance(data, dict) or not isinstance(state_dict, dict):
         raise ModelFileError(f"{path}: not a Stable-Baselines3 model zip (unexpected 'data' or weights layout)")
     return ModelFile(path, _plain(data), state_dict, optimizer, metadata if isinstance(metadata, dict) else {})
+
+
+def read_metadata(path: str | Path) -> dict[str, Any] | None:
+    """Only the readable ``METADATA_ENTRY`` of a model zip (no weights read), or None when it cannot be read."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            metadata = json.loads(archive.read(METADATA_ENTRY))
+    except (KeyError, zipfile.BadZipFile, EOFError, OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return metadata if isinstance(metadata, dict) else None
 
 
 def build_policy(model_file: ModelFile, observation_space: Any = None, action_space: Any = None) -> Any:

@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from dicearena.agents.base import Agent
+from dicearena.envs.common.table import check_seed
 
 __all__ = ["RandomAgent", "sample_masked"]
 
@@ -55,10 +56,10 @@ class RandomAgent(Agent):
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(check_seed(seed))
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
+        if check_seed(seed) is not None:
             self.rng = np.random.default_rng(seed)
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:

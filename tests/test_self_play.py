@@ -14,6 +14,7 @@ from dicearena.agents.base import Agent
 from dicearena.agents.evaluation.play import head_to_head
 from dicearena.agents.snapshots import pool_agents
 from dicearena.agents.training import train
+from dicearena.agents.training.pool_files import listed_by_checkpoints
 from dicearena.agents.training.self_play import LATEST, SNAPSHOTS, OpponentPool
 from dicearena.envs.common.game_seat import SeatGames
 from tests.helpers import self_play_recipe, write
@@ -156,7 +157,9 @@ def test_resume_restores_the_pool(tmp_path: Path, capsys) -> None:
     assert train.main([str(cfg), "--no-progress"]) == 0
     manifest = json.loads((out / "pool" / "pool.json").read_text())["snapshots"]
     assert [e["steps"] for e in manifest] == [2048, 3072]  # keep 2 of 1024, 2048, 3072
-    assert sorted(p.name for p in (out / "pool").glob("snapshot_*.zip")) == [e["file"] for e in manifest]
+    on_disk = sorted(p.name for p in (out / "pool").glob("snapshot_*.zip"))  # and what kept checkpoints resume with
+    assert on_disk == sorted({e["file"] for e in manifest} | listed_by_checkpoints(out / "checkpoints"))
+    assert on_disk == [f"snapshot_{n:012d}.zip" for n in (1024, 2048, 3072)]  # the checkpoint at 2048 lists 1024
     assert len(pool_agents(out)) == 2
     capsys.readouterr()
     assert train.main([str(cfg), "--no-progress", "--total-timesteps", "4096"]) == 0

@@ -194,7 +194,9 @@ def test_a_trained_yay_seat_plays_the_tables_of_its_size_only(tmp_path: Path, ca
         "tables": {"player_counts": [2, 3], "games": 40, "config": {"rows": 5, "cols": 5}},
     }  # fmt: skip
     assert evaluate.main([str(write(tmp_path / "e.yaml", evaluation))]) == 0
-    assert "'trained' sits out the tables of 3 players" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "'trained' was trained on observations of" in printed and "at 3 players has" in printed
+    assert "it sits out these tables" in printed
     results = json.loads((out / "results.json").read_text())["benchmarks"]
     two = {r["agent"] for r in results["2_player_tables_seats_drawn_from_the_agents"]}
     three = {r["agent"] for r in results["3_player_tables_seats_drawn_from_the_agents"]}

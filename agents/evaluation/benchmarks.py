@@ -18,14 +18,15 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import AfterValidator, Field
 
+from dicearena.agents import observation_misfit
 from dicearena.agents.base import Agent
 from dicearena.agents.evaluation.play import play_games
 from dicearena.agents.evaluation.recipes import Seed, section
 from dicearena.agents.evaluation.stats import table_win_shares, wilson_ci
 from dicearena.agents.evaluation.tournament import tournament
 from dicearena.agents.registry import game_module, table_adapter
-from dicearena.agents.snapshots import pool_agents, pool_names
-from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
+from dicearena.agents.snapshots import PoolFileError, pool_agents, pool_names
+from dicearena.envs.common.config import ConfigError, GameConfig
 from dicearena.envs.common.contract import game_spec
 
 __all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "TournamentSection", "benchmarks_of",
@@ -187,7 +188,7 @@ def _pool_names(pool: str) -> list[str]:
 
     try:
         return pool_names(pool)
-    except FileNotFoundError as error:
+    except PoolFileError as error:
         raise ConfigError(f"[tournament] 'pool': {error}") from None
 
 
@@ -203,16 +204,6 @@ def _check_tournament(game: str, section: TournamentSection) -> None:
             raise ConfigError(f"[tournament] 'snapshots' names {sorted(unknown)}; {section.pool} has {names}")
 
 
-def _reads(agent: Agent, game: str, config: dict[str, Any]) -> bool:
-    """Whether ``agent`` can read ``game``'s observations under ``config`` (a model reads one size only)."""
-
-    space = getattr(agent, "observation_space", None)
-    if getattr(agent, "reads_state", False) or space is None:
-        return True
-    spec = game_spec(game)
-    return space.shape == (spec.sizes(validate_config(spec.config, config)).observation,)
-
-
 def _entrants(game: str, section: TournamentSection, players: Players, config: dict[str, Any]) -> dict[str, Agent]:
     """The recipe's agents that can play ``config``, and the pool's snapshots that can read it."""
     entrants = players(config)
@@ -223,7 +214,7 @@ def _entrants(game: str, section: TournamentSection, players: Players, config: d
         if name in entrants:
             raise ConfigError(f"[tournament] the pool's {name!r} has the name of a recipe agent; rename the agent")
         seated = agent if adapt is None else adapt("sb3", agent, config)
-        if seated is not None and _reads(seated, game, config):
+        if seated is not None and observation_misfit(seated, game, config) is None:
             entrants[name] = seated
         else:
             print(f"note: {name!r} sits out the {config['num_players']}-player tournament: it cannot read its tables")

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import Field, create_model
 
-from dicearena.agents import agent_names, check_agent, make_agent
+from dicearena.agents import agent_names, check_agent, make_agent, observation_misfit
 from dicearena.agents.evaluation.benchmarks import benchmarks_of
 from dicearena.agents.evaluation.recipes import (
     Imports,
@@ -37,7 +37,7 @@ from dicearena.agents.evaluation.recipes import section as checked_section
 from dicearena.agents.model_files import read_model_file
 from dicearena.agents.registry import table_adapter
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
-from dicearena.envs.common.contract import GAMES, game_spec
+from dicearena.envs.common.contract import GAMES
 
 Result = tuple[str, str, list[dict[str, Any]]]
 
@@ -171,20 +171,12 @@ def build_agent(name: str, spec: AgentSpec, benchmark: str, can_play: tuple[str,
 
 
 def fits(agent: Any, game: str, config: dict[str, Any]) -> bool:
-    """Whether a policy that reads observations can read the observations of ``game`` under ``config`` (a model
-    reads one observation size only: trained at another table size, it sits out, with a note); planning agents
-    read any state."""
-
-    space = getattr(agent, "observation_space", None)
-    if getattr(agent, "reads_state", False) or space is None:
-        return True
-    spec = game_spec(game)
-    size = spec.sizes(validate_config(spec.config, config)).observation
-    if space.shape == (size,):
-        return True
-    print(f"note: {agent.name!r} sits out the tables of {config.get('num_players', 'the default number of')} players: "
-          f"it was trained on observations of {space.shape[0]} floats, these have {size}")  # fmt: skip
-    return False
+    """Whether ``agent`` can read the observations of ``game`` under ``config``; one that cannot sits out, with a
+    note."""
+    misfit = observation_misfit(agent, game, config)
+    if misfit is not None:
+        print(f"note: {misfit}: it sits out these tables")
+    return misfit is None
 
 
 def run(recipe: _Recipe) -> list[Result]:
@@ -342,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         recipe = load_recipe(recipe_path(args.config))
-        if args.output_dir:
+        if args.output_dir is not None:  # '' is refused by name, not ignored
             recipe = validate_config(type(recipe), recipe, output_dir=args.output_dir)
         make_output_dir(recipe.output_dir, "output_dir")
         started = time.perf_counter()
@@ -351,7 +343,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print_tables(benchmarks)
-    out = write_outputs(recipe, benchmarks)
+    try:
+        out = write_outputs(recipe, benchmarks)
+    except OSError as exc:  # a full disk, a path taken by a folder
+        print(f"error: could not write the results to {recipe.output_dir}: {exc}", file=sys.stderr)
+        return 1
     print(f"wrote {out}/results.json, the CSVs and evaluation.png ({time.perf_counter() - started:.1f} s)")
     return 0
 

@@ -46,9 +46,12 @@ def newest_loadable(folder: Path, say: Callable[[str], None] = print) -> ModelFi
     return None
 
 
-def save_checkpoint(model: Any, folder: Path, training_seconds: float, keep: int) -> Path:
-    """Save ``model`` as the checkpoint of its step count, then keep only the newest ``keep``."""
-    path = save_model(model, folder / f"model_{model.num_timesteps}_steps.zip", {"training_seconds": training_seconds})
+def save_checkpoint(model: Any, folder: Path, training_seconds: float, keep: int,
+                    metadata: dict[str, Any] | None = None) -> Path:  # fmt: skip
+    """Save ``model`` as the checkpoint of its step count (with the task's ``metadata``, e.g. its self-play pool),
+    then keep only the newest ``keep``."""
+    entry = {**(metadata or {}), "training_seconds": training_seconds}
+    path = save_model(model, folder / f"model_{model.num_timesteps}_steps.zip", entry)
     prune(folder, keep)
     return path
 

@@ -7,15 +7,14 @@ opponent seat of each new episode draws one of them by the configured ``mix``, a
 (or is drawn). Opponents act batched: one call per pool member per step, for all the games and seats it holds.
 
 Snapshots are model files (``<output_dir>/pool/snapshot_<steps>.zip``, saved atomically and read back as data),
-listed in ``pool.json``; a resumed run restores them, and a tournament can seat them as ``sb3`` agents.
+listed in ``pool.json``; each checkpoint records its pool, a resumed run restores the pool of the checkpoint it
+resumes (``dicearena.agents.training.pool_files``), and a tournament can seat the snapshots as ``sb3`` agents.
 """
 
 from __future__ import annotations
 
 import copy
 import csv
-import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -27,10 +26,18 @@ from dicearena.agents import check_agent, make_agent, table_player
 from dicearena.agents.advice import AdvisedAgent, AdvisedVecEnv, check_advisor
 from dicearena.agents.base import Agent
 from dicearena.agents.evaluation.play import head_to_head
-from dicearena.agents.model_files import read_model_file, save_model
+from dicearena.agents.model_files import ModelFile, ModelFileError, read_model_file, save_model
 from dicearena.agents.random_agent import RandomAgent
 from dicearena.agents.sb3_agent import SB3Agent
 from dicearena.agents.snapshots import MANIFEST, with_advice
+from dicearena.agents.training.pool_files import (
+    POOL_KEY,
+    cut_curve,
+    listed_by_checkpoints,
+    pool_at_checkpoint,
+    remove_unlisted,
+    write_manifest,
+)
 from dicearena.agents.training.task import Task
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
 from dicearena.envs.common.contract import game_spec
@@ -204,34 +211,36 @@ class OpponentPool:
         for k, name in enumerate(self.names):
             self.counts[name] += int(((drawn == k) & ~learner).sum())
 
-    # persistence: the snapshot files and pool.json in a run's pool folder
-    def save_snapshot(self, model: Any, folder: Path, steps: int) -> Path:
-        """Snapshot ``model`` now: its file in ``folder``, the pool, and the manifest (the evicted file deleted)."""
+    # persistence: the snapshot files and pool.json in a run's pool folder (dicearena.agents.training.pool_files)
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """The kept snapshots as a pool listing, oldest first: what a checkpoint records."""
+        return [{"file": f, "steps": n} for _, n, f in self.snapshots]
+
+    def save_snapshot(self, model: Any, folder: Path, steps: int, protected: Callable[[], set[str]]) -> Path:
+        """Snapshot ``model`` now: its file in ``folder``, the pool, the manifest; then delete the files that
+        neither the pool nor ``protected()`` (the kept checkpoints' pools) lists."""
 
         path = save_model(model, folder / f"snapshot_{steps:012d}.zip", {"snapshot_steps": int(steps)})
-        evicted = self.add_snapshot(model.policy.state_dict(), steps, path.name)
-        self.write_manifest(folder)
-        if evicted is not None:
-            (folder / evicted).unlink(missing_ok=True)
+        self.add_snapshot(model.policy.state_dict(), steps, path.name)
+        write_manifest(folder, self.entries)
+        remove_unlisted(folder, {e["file"] for e in self.entries} | protected())
         return path
 
-    def write_manifest(self, folder: Path) -> None:
-        entries = [{"file": f, "steps": n} for _, n, f in self.snapshots]
-        tmp = folder / f".{MANIFEST}.tmp"
-        tmp.write_text(json.dumps({"snapshots": entries}, indent=2))
-        os.replace(tmp, folder / MANIFEST)
+    def restore(self, folder: Path, entries: list[dict[str, Any]], say: Callable[[str], None] = print) -> int:
+        """Refill the snapshots ``entries`` list (oldest first); one that does not load is skipped and named.
+        Returns how many loaded."""
 
-    def restore(self, folder: Path) -> int:
-        """Refill the snapshots listed in ``folder``'s manifest (oldest first); returns how many loaded."""
-
-        manifest = folder / MANIFEST
-        if not manifest.is_file():
-            return 0
-        entries = json.loads(manifest.read_text()).get("snapshots", [])
         for entry in entries[-self.keep :]:
-            self.add_snapshot(read_model_file(folder / entry["file"]).state_dict, entry["steps"], entry["file"])
+            try:
+                weights = read_model_file(folder / entry["file"]).state_dict
+                self.add_snapshot(weights, entry["steps"], entry["file"])
+            except ModelFileError as exc:
+                say(f"self-play: skipping snapshot {entry['file']}: {exc}")
+            except RuntimeError as exc:  # load_state_dict: another network's weights
+                say(f"self-play: skipping snapshot {entry['file']}: its weights do not fit the learner's network "
+                    f"({str(exc).splitlines()[0]})")  # fmt: skip
         return len(self.snapshots)
-
 
 
 def score_self_play(game: str, agent: Agent, config: dict[str, Any], games: int, seed: int) -> dict[str, Any]:
@@ -295,10 +304,11 @@ def advised(game: str, agent: Agent, config: dict[str, Any]) -> Agent:
 
 
 def prepare_self_play(
-    game: str, config: dict[str, Any], env: Any, model: Any, out: Path, resumed: bool, seconds: Callable[[], float]
-) -> list[Any]:
-    """Attach the learner to the pool, restore (or clear) the pool's files, and the callbacks that snapshot it
-    and draw the learning curve."""
+    game: str, config: dict[str, Any], env: Any, model: Any, out: Path, resume: ModelFile | None,
+    seconds: Callable[[], float],
+) -> list[Any]:  # fmt: skip
+    """Attach the learner to the pool, restore the pool ``resume`` was saved with (or clear the pool's files),
+    and the callbacks that snapshot it and draw the learning curve."""
     from stable_baselines3.common.callbacks import BaseCallback
 
 
@@ -309,17 +319,27 @@ def prepare_self_play(
     task = validate_config(SelfPlayTaskConfig, config)
     pool: OpponentPool = env.pool
     pool.attach(model.policy)
-    folder = out / "pool"
+    folder, checkpoints = out / "pool", out / "checkpoints"
     folder.mkdir(parents=True, exist_ok=True)
     curve = out / CURVE
-    if resumed:
-        print(f"self-play: restored {pool.restore(folder)} snapshots from {folder}")
+
+    def protected() -> set[str]:
+        return listed_by_checkpoints(checkpoints)
+
+    if resume is not None:
+        restored = pool.restore(folder, pool_at_checkpoint(resume, folder, print))
+        write_manifest(folder, pool.entries)
+        cleared = remove_unlisted(folder, {e["file"] for e in pool.entries} | protected())
+        cut_curve(curve, resume.num_timesteps)
+        print(f"self-play: restored {restored} snapshots from {folder} (the pool of {resume.path.name})"
+              + (f"; cleared {len(cleared)} files of later steps" if cleared else ""))  # fmt: skip
     else:
-        for stale in [*folder.glob("snapshot_*.zip"), folder / MANIFEST, curve]:
+        remove_unlisted(folder, set())
+        for stale in (folder / MANIFEST, curve):
             stale.unlink(missing_ok=True)
     champion = table_player(game, task.evaluation.against[0], task.game)
     every, snap_every = task.evaluation.every, task.pool.snapshot_every
-    if task.imitation.steps and not resumed:
+    if task.imitation.steps and resume is None:
         section = task.imitation
         accuracy = imitate(env, model.policy, section.steps, section.epochs, section.batch_size, seed=model.seed or 0)
         print(f"self-play: imitated {section.steps:,} of {task.advisor}'s moves ({section.epochs} epochs); the "
@@ -338,7 +358,7 @@ def prepare_self_play(
 
         def _on_step(self) -> bool:
             if self.num_timesteps >= self.next_snapshot:
-                pool.save_snapshot(self.model, folder, self.num_timesteps)
+                pool.save_snapshot(self.model, folder, self.num_timesteps, protected)
                 self.next_snapshot = (self.num_timesteps // snap_every + 1) * snap_every
             if self.num_timesteps >= self.next_point:
                 self._point()
@@ -348,6 +368,14 @@ def prepare_self_play(
         def _on_training_end(self) -> None:  # the curve ends where the model does
             if self.last_point != self.num_timesteps:
                 self._point()
+
+        def checkpoint_metadata(self) -> dict[str, Any]:
+            """Saved in each checkpoint: the pool it resumes with."""
+            return {POOL_KEY: pool.entries}
+
+        def after_checkpoint(self) -> None:
+            """Older checkpoints were pruned: the files only they listed can go."""
+            remove_unlisted(folder, {e["file"] for e in pool.entries} | protected())
 
         def _point(self) -> None:
             self.last_point = self.num_timesteps
@@ -446,8 +474,8 @@ def self_play_task(game: str) -> Any:
         check=lambda config: _check(game, config),
         make_env=lambda config, num_envs, seed: make_self_play_env(game, config, num_envs, seed),
         score=lambda agent, config, samples, seed: score_self_play(game, agent, config, samples, seed),
-        prepare=lambda config, env, model, out, resumed, seconds: prepare_self_play(
-            game, config, env, model, out, resumed, seconds
+        prepare=lambda config, env, model, out, resume, seconds: prepare_self_play(
+            game, config, env, model, out, resume, seconds
         ),
     )
 

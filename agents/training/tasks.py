@@ -68,8 +68,9 @@ def score_trained_agent(task_id: str, agent: Agent, config: dict[str, Any], samp
     return task(task_id).score(agent, config, samples, seed)
 
 
-def prepare_training(task_id: str, config: dict[str, Any], env: Any, model: Any, out: Any, resumed: bool,
+def prepare_training(task_id: str, config: dict[str, Any], env: Any, model: Any, out: Any, resume: Any,
                      seconds: Callable[[], float]) -> list[Any]:  # fmt: skip
-    """The task's own training callbacks, after wiring ``model`` into ``env`` where the task needs it."""
+    """The task's own training callbacks, after wiring ``model`` into ``env`` where the task needs it (``resume``:
+    the checkpoint's ``ModelFile``, or None)."""
     prepare = task(task_id).prepare
-    return [] if prepare is None else prepare(config, env, model, out, resumed, seconds)
+    return [] if prepare is None else prepare(config, env, model, out, resume, seconds)

@@ -149,7 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    return train(recipe, fresh=args.fresh, progress=not args.no_progress, resume=resume)
+    try:
+        return train(recipe, fresh=args.fresh, progress=not args.no_progress, resume=resume)
+    except OSError as exc:  # a full disk, a checkpoint's name taken by a folder: the saved checkpoints stay whole
+        print(f"error: could not write the run's files in {recipe.training.output_dir}: {exc}; fix that and run the "
+              "same command again to resume", file=sys.stderr)  # fmt: skip
+        return 1
 
 
 def _restore(model: Any, checkpoint: ModelFile) -> None:
@@ -188,10 +193,17 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
     def seconds() -> float:
         return trained_before + time.monotonic() - started
 
-    task_callbacks = prepare_training(recipe.task.id, recipe.task.config, env, model, out, resume is not None, seconds)
+    task_callbacks = prepare_training(recipe.task.id, recipe.task.config, env, model, out, resume, seconds)
 
     def checkpoint() -> Path:
-        return save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints)
+        """A checkpoint with what the task's callbacks keep in it (self-play: its pool)."""
+        metadata: dict[str, Any] = {}
+        for callback in task_callbacks:
+            metadata.update(getattr(callback, "checkpoint_metadata", dict)())
+        path = save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints, metadata)
+        for callback in task_callbacks:
+            getattr(callback, "after_checkpoint", lambda: None)()
+        return path
 
     class Checkpoints(BaseCallback):
         """A checkpoint every ``checkpoint_every`` steps; stop once the time limit (over all reruns) is used."""
@@ -217,7 +229,7 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
         try:
             model.learn(
                 total_timesteps=remaining,
-                callback=CallbackList([Checkpoints(), *task_callbacks]),
+                callback=CallbackList([*task_callbacks, Checkpoints()]),  # a step's snapshot is in its checkpoint
                 reset_num_timesteps=resume is None,
                 tb_log_name=recipe.name,
                 progress_bar=progress,

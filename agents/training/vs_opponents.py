@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from pydantic import Field, field_validator
 
-from dicearena.agents import check_agent, make_agent
+from dicearena.agents import check_agent, make_agent, observation_misfit
 from dicearena.agents.base import Agent
 from dicearena.agents.evaluation.stats import wilson_ci
 from dicearena.agents.training.task import Task
@@ -64,9 +64,14 @@ def vs_opponents_task(game: str) -> Any:
             except (TypeError, ValueError) as exc:
                 raise ConfigError(f"[task.config.opponents.{k}] {exc}") from None
         try:  # seats, the game's own keys and limits, the opponents' argument values: building one game checks them
-            SeatGames(game, 1, task.build_opponents(), task.game, learner_seat=task.learner_seat, seed=0)
+            opponents = task.build_opponents()
+            SeatGames(game, 1, opponents, task.game, learner_seat=task.learner_seat, seed=0)
         except (TypeError, ValueError, FileNotFoundError) as exc:
             raise ConfigError(f"[task.config] {exc}") from None
+        for k, opponent in enumerate(opponents):
+            misfit = observation_misfit(opponent, game, task.game)
+            if misfit is not None:
+                raise ConfigError(f"[task.config.opponents.{k}] {misfit}: it cannot play these tables")
 
     return Task(
         id=f"{game}_vs_opponents",
