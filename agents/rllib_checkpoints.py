@@ -1,35 +1,52 @@
-"""An RLlib run's checkpoints: atomic, bounded in number, resumed from the newest that loads, read as data.
+"""An RLlib run's checkpoints: atomic, bounded in number, resumed from the newest that checks out, read as data.
 
 Why: the same guarantees as ``dicearena.agents.training.checkpoints`` gives SB3 runs (a kill during a save costs at
-most that
-checkpoint; the folder keeps only the newest ``keep``; a time-limited run that is done stays done), for RLlib's
-checkpoint directories. Each is ``<output_dir>/checkpoints/iter_<iterations>``, written by
+most that checkpoint; the folder keeps only the newest ``keep``; a time-limited run that is done stays done), for
+RLlib's checkpoint directories. Each is ``<output_dir>/checkpoints/iter_<iterations>``, written by
 ``Algorithm.save_to_path`` into a temp folder that is renamed once whole, with our card ``dice_arena.json`` in it
-(game, config, network, iterations, env steps, training seconds). The card and the policy's weights are read as
-data (JSON, and a pickle of numpy arrays that may name no other class), so an agent loads a checkpoint without
-running code stored in it and without Ray.
+(game, config, network, iterations, env steps, training seconds, and the sha256 of every other file in the folder).
+
+What is trusted, and what is checked:
+
+- An agent (``RLlibAgent``) reads only the card (JSON) and the policy's weights (a pickle that may name numpy arrays
+  and nothing else), both as data: loading a checkpoint runs no code stored in it, and needs no Ray.
+- Resuming a run hands the checkpoint to RLlib's ``restore_from_path``, which unpickles every state file in it, and
+  unpickling can run code. So resume first checks the checkpoint against its card: every file must be listed there
+  with the sha256 recorded when the save wrote it, and nothing else may be in the folder (no unlisted file, no
+  link). A checkpoint that fails is skipped like a damaged one, naming the file, and the next older one is tried;
+  a checkpoint whose card lists no digests (saved by an older version) is never resumed. RLlib then restores from a
+  private copy made of exactly the checked bytes, so a file swapped after the check is not read either.
+- The card itself is the root of that trust: the digests show that the files are the ones the save wrote, not who
+  wrote the card. Whoever can write a run's folder can write a card that lists their own files, so resume a run
+  only from a folder that you (or people you trust to run code on your machine) can write; ``--fresh`` deletes its
+  checkpoints without reading them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
 import re
 import shutil
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CARD", "CheckpointError", "checkpoints_newest_first", "newest_loadable", "prune", "read_card",
-           "read_weights", "remove_all", "resolve", "save_checkpoint", "weights_file"]  # fmt: skip
+__all__ = ["CARD", "DIGESTS", "CheckpointError", "checkpoints_newest_first", "file_digests", "newest_loadable", "prune",
+           "read_card", "read_weights", "remove_all", "resolve", "save_checkpoint", "verified_copy", "verify_files",
+           "weights_file"]  # fmt: skip
 
 CARD = "dice_arena.json"
 FORMAT = "dice-arena-rllib/1"
 CARD_KEYS = ("format", "game", "config", "module_id", "model_config", "observation_size", "actions", "iteration",
              "env_steps", "training_seconds")  # fmt: skip
+DIGESTS = "files"  # the card's key: every other file of the checkpoint (relative path) -> its sha256
 _NAME = re.compile(r"iter_(\d+)")
 _TMP = ".iter_*.tmp"
 # what a module_state.pkl may name: an OrderedDict of numpy arrays (numpy 1 and 2 spell them differently)
@@ -98,20 +115,105 @@ def read_weights(path: Path, module_id: str) -> dict[str, np.ndarray]:
     return dict(state)
 
 
-def _check_whole(path: Path) -> dict[str, Any]:
-    """The card of ``path`` once its RLlib metadata and weights read back too."""
+def _files(path: Path) -> list[str]:
+    """Every file in the checkpoint at ``path`` but its card (paths relative to it, ``/``-separated, sorted); a
+    CheckpointError naming a link or anything else that is not a plain file or folder."""
+    found = []
+    for root, folders, files in os.walk(path):  # links to folders are listed, not followed
+        for name in sorted(folders + files):
+            item = Path(root) / name
+            relative = item.relative_to(path).as_posix()
+            if item.is_symlink():
+                raise CheckpointError(f"{relative} is a symbolic link; a checkpoint holds plain files and folders only")
+            if name in files:
+                if not item.is_file():
+                    raise CheckpointError(f"{relative} is not a plain file; a checkpoint holds plain files only")
+                if relative != CARD:
+                    found.append(relative)
+    return sorted(found)
+
+
+def _sha256(file: Path) -> str:
+    with file.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def file_digests(path: Path) -> dict[str, str]:
+    """The sha256 of every file in the checkpoint at ``path`` but its card (what the card records as ``files``)."""
+    return {relative: _sha256(Path(path) / relative) for relative in _files(Path(path))}
+
+
+def _listed(card: dict[str, Any]) -> dict[str, str]:
+    """The card's file digests, checked for shape; a CheckpointError when it records none."""
+    listed = card.get(DIGESTS)
+    if not isinstance(listed, dict) or not listed or not all(
+        isinstance(k, str) and isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v) for k, v in listed.items()
+    ):  # fmt: skip
+        raise CheckpointError(f"its card ({CARD}) records no sha256 for its files (saved by an older version, or not "
+                              "by dicearena), so it cannot be checked and is not resumed")  # fmt: skip
+    return listed
+
+
+def verify_files(path: Path, card: dict[str, Any]) -> None:
+    """Check that the checkpoint at ``path`` holds exactly the files its ``card`` lists, each with the recorded
+    sha256; a CheckpointError naming the first file that is unlisted, missing or changed."""
+    listed, present = _listed(card), _files(Path(path))
+    unlisted = [relative for relative in present if relative not in listed]
+    if unlisted:
+        raise CheckpointError(f"{unlisted[0]} is not listed in its card ({CARD}); resume reads only the files the "
+                              "save wrote and recorded there")  # fmt: skip
+    for relative in sorted(listed):
+        if relative not in present:
+            raise CheckpointError(f"{relative}, listed in its card ({CARD}), is missing")
+        if _sha256(Path(path) / relative) != listed[relative]:
+            raise CheckpointError(f"{relative} does not match the sha256 its card ({CARD}) recorded when it was "
+                                  "saved; resume reads only the files the save wrote")  # fmt: skip
+
+
+@contextmanager
+def verified_copy(path: Path, card: dict[str, Any]) -> Iterator[Path]:
+    """A private temporary copy of the checkpoint at ``path`` made of exactly the bytes checked against ``card``
+    (deleted on exit): what RLlib restores from, so no file changed after the check is read."""
+    verify_files(path, card)
+    listed = _listed(card)
+    copy = Path(tempfile.mkdtemp(prefix="dicearena-resume-"))  # readable by this user only
+    try:
+        for relative, digest in sorted(listed.items()):
+            target = copy / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            sha = hashlib.sha256()
+            with (Path(path) / relative).open("rb") as source, target.open("xb") as out:
+                while chunk := source.read(1 << 20):
+                    sha.update(chunk)
+                    out.write(chunk)
+            if sha.hexdigest() != digest:
+                raise CheckpointError(f"{relative} changed while it was copied for resuming; it no longer matches "
+                                      f"the sha256 its card ({CARD}) recorded")  # fmt: skip
+        yield copy
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def _check_whole(path: Path, verify: bool = False) -> dict[str, Any]:
+    """The card of ``path`` once its RLlib metadata and weights read back too (and, with ``verify``, every file
+    matches the card's digests)."""
     card = read_card(path)
     if not (path / "rllib_checkpoint.json").is_file():
         raise CheckpointError(f"{path}: RLlib's rllib_checkpoint.json is missing")
+    if verify:
+        verify_files(path, card)
     read_weights(path, card["module_id"])
     return card
 
 
-def newest_loadable(folder: Path, say: Callable[[str], None] = print) -> tuple[Path, dict[str, Any]] | None:
-    """``(path, card)`` of the newest checkpoint in ``folder`` that reads back whole; each skipped one is named."""
+def newest_loadable(
+    folder: Path, say: Callable[[str], None] = print, verify: bool = False
+) -> tuple[Path, dict[str, Any]] | None:  # fmt: skip
+    """``(path, card)`` of the newest checkpoint in ``folder`` that reads back whole (with ``verify``: whose files
+    all match its card's digests, what resuming needs); each skipped one is named."""
     for _, path in checkpoints_newest_first(folder):
         try:
-            return path, _check_whole(path)
+            return path, _check_whole(path, verify)
         except CheckpointError as exc:
             say(f"skipping checkpoint {path.name}: {exc}")
     return None
@@ -141,7 +243,8 @@ def save_checkpoint(algo: Any, folder: Path, card: dict[str, Any], keep: int) ->
     tmp = folder / f".iter_{card['iteration']:06d}.{os.getpid()}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     algo.save_to_path(str(tmp.resolve()))
-    (tmp / CARD).write_text(json.dumps({"format": FORMAT, **card}, indent=2))
+    digests = file_digests(tmp)  # what resume checks every file against before RLlib unpickles any
+    (tmp / CARD).write_text(json.dumps({"format": FORMAT, **card, DIGESTS: digests}, indent=2))
     if final.exists():  # the same iteration saved again (a rerun that was already done)
         shutil.rmtree(final)
     os.replace(tmp, final)

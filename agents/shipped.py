@@ -7,10 +7,17 @@ it measured). The model is ``<name>.zip``, an SB3 policy read as data (``diceare
 the card's ``model`` names, read by the card's ``loader`` (Easy Come's learned position values, ``eceg_td.npz``).
 ``python -m dicearena.agents.evaluation.ship`` plays each one head to head against its game's heuristics and prints the
 win shares (``--ship RUN NAME`` adds a finished self-play run).
+
+What a card is trusted with: it is read as plain YAML (no tags that build objects), its name is a plain name
+(``[a-z0-9_]+``), its ``model`` is a file inside the models folder, and its ``loader`` is one of ``LOADERS`` (the
+package's own readers of learned tables; no loader: an SB3 zip read as data). A card that breaks any of these is
+skipped with a warning naming the file; every other agent still loads.
 """
 
 from __future__ import annotations
 
+import re
+import warnings
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,18 +29,69 @@ from dicearena.agents.advice import AdvisedAgent
 from dicearena.agents.base import Agent
 from dicearena.agents.sb3_agent import SB3Agent
 
-__all__ = ["MODELS", "ShippedAgent", "load_shipped", "shipped", "shipped_card"]
+__all__ = ["LOADERS", "MODELS", "NAME", "CardError", "ShippedAgent", "check_card", "load_shipped", "shipped",
+           "shipped_card"]  # fmt: skip
 
-MODELS = Path(__file__).resolve().parent / "models"
+MODELS = Path(__file__).resolve().parent / "models"  # tests point it at a folder of their own
+NAME = re.compile(r"[a-z0-9_]+")  # a shipped agent's name: its files' stem, so never a path
+# what a card's ``loader`` may name (no loader: an SB3 zip, read as data); each is called with the model file's path
+LOADERS = (
+    "dicearena.agents.easy_come_easy_go.position_agent:PositionValueAgent",
+    "dicearena.agents.extra.learned_planner:LearnedPlannerAgent",
+    "dicearena.agents.yay.learned_lookahead:LearnedLookaheadAgent",
+)
+
+
+class CardError(ValueError):
+    """A shipped agent's card that is not one: the message names the file and what is wrong."""
+
+
+def check_card(name: str, card: Any, folder: Path) -> Path:
+    """The model file of the card ``<folder>/<name>.yaml`` holding ``card``, after checking its name, its keys, that
+    its model is a file inside ``folder`` and that its loader is one of ``LOADERS``; a CardError naming what is
+    wrong."""
+    where = f"{name}.yaml"
+    if not NAME.fullmatch(name):
+        raise CardError(f"{where}: a shipped agent's name is lowercase letters, digits and '_' only")
+    if not isinstance(card, dict):
+        raise CardError(f"{where}: not a card (a YAML mapping of keys), got {type(card).__name__}")
+    if not isinstance(card.get("game"), str) or not card["game"]:
+        raise CardError(f"{where}: no 'game' (the game id the agent plays)")
+    players = card.get("players")
+    if not isinstance(players, list) or not players or not all(type(n) is int and n >= 1 for n in players):
+        raise CardError(f"{where}: 'players' must be a list of player counts, got {players!r}")
+    if not isinstance(card.get("config", {}), dict):
+        raise CardError(f"{where}: 'config' must be a mapping of the game's config keys")
+    model = card.get("model", f"{name}.zip")
+    if not isinstance(model, str) or not model or Path(model).is_absolute() or ".." in Path(model).parts:
+        raise CardError(f"{where}: 'model' must name a file in the models folder, got {model!r}")
+    path = folder / model
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except ValueError:
+        raise CardError(f"{where}: 'model' {model!r} leads outside the models folder ({folder})") from None
+    loader = card.get("loader")
+    if loader is not None and loader not in LOADERS:
+        raise CardError(f"{where}: loader {loader!r} is not one of the allowed loaders: {', '.join(LOADERS)} (or no "
+                        "loader, for an SB3 zip)")  # fmt: skip
+    return path
 
 
 @cache
 def shipped() -> dict[str, dict[str, Any]]:
-    """name -> its card (the ``<name>.yaml``), for every model in ``agents/models``."""
+    """name -> its card (the ``<name>.yaml``), for every model in ``agents/models``; a card that does not check out
+    (``check_card``) is skipped with a warning naming it, a card whose model file is absent is left out."""
     cards = {}
     for card in sorted(MODELS.glob("*.yaml")):
-        data = yaml.safe_load(card.read_text())
-        if (MODELS / data.get("model", f"{card.stem}.zip")).is_file():
+        try:
+            data = yaml.safe_load(card.read_text())
+            model = check_card(card.stem, data, MODELS)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, CardError) as exc:
+            reason = str(exc).removeprefix(f"{card.name}: ") if isinstance(exc, CardError) else (
+                f"not a readable YAML card ({' '.join(str(exc).split())})")  # fmt: skip
+            warnings.warn(f"skipping the shipped agent card {card}: {reason}", stacklevel=2)
+            continue
+        if model.is_file():
             cards[card.stem] = data
     return cards
 
@@ -91,17 +149,18 @@ class ShippedAgent(Agent):
 
 
 def _load_model(name: str, card: dict[str, Any], deterministic: bool) -> Any:
-    """The card's model: ``loader`` ("module:Class" in this package, called with the model file's path) or an SB3
-    policy. Only the package's own loaders run, so a card cannot make loading run code from elsewhere."""
+    """The card's model: ``loader`` (one of ``LOADERS``, called with the model file's path) or an SB3 policy read as
+    data. Only the allowed loaders run, so a card cannot make loading call anything else."""
     path = MODELS / card.get("model", f"{name}.zip")
     loader = card.get("loader")
     if loader is None:
         return SB3Agent.load(path, deterministic=deterministic, name=name)
-    module, _, cls = str(loader).partition(":")
-    if not module.startswith("dicearena.agents.") or not cls.isidentifier():
-        raise ValueError(f"{name}.yaml: loader must be 'dicearena.agents.<module>:<Class>', got {loader!r}")
+    if loader not in LOADERS:
+        raise CardError(f"{name}.yaml: loader {loader!r} is not one of the allowed loaders: {', '.join(LOADERS)} (or "
+                        "no loader, for an SB3 zip)")  # fmt: skip
     import importlib
 
+    module, _, cls = loader.partition(":")
     return getattr(importlib.import_module(module), cls)(path)
 
 

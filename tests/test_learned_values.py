@@ -1,6 +1,6 @@
-"""Extra!'s planning values learned by self-play (dicearena.agents.extra.learned_values, shipped as ``extra_td``): the
-features and the fit, the planner on given tables, seeded training that beats the hand-set tables, the shipped
-tables' play, and the errors."""
+"""Extra!'s planning values learned by self-play (dicearena.agents.extra.learned_values; the agent that plays them:
+learned_planner; shipped as ``extra_td``): the features and the fit, the planner on given tables, seeded training
+that beats the hand-set tables, the shipped tables' play, and the errors."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ import pytest
 from dicearena.agents import make_agent, table_player
 from dicearena.agents.evaluation.play import head_to_head
 from dicearena.agents.extra.heuristics import PlannerAgent, number_bonus, planning_tables
+from dicearena.agents.extra.learned_planner import LearnedPlannerAgent, default_sheet, load_tables
 from dicearena.agents.extra.learned_values import (
     NUM_FEATURES,
-    LearnedPlannerAgent,
-    default_sheet,
     features,
     fit_tables,
-    load_tables,
     play_self_play,
     save_tables,
     train_planning_values,

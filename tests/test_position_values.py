@@ -1,5 +1,5 @@
-"""Easy Come, Easy Go's learned position values (dicearena.agents.easy_come_easy_go.position_values, shipped as
-``eceg_td``):
+"""Easy Come, Easy Go's learned position values (dicearena.agents.easy_come_easy_go.position_values trains them,
+position_agent plays them, shipped as ``eceg_td``):
 the position encoding, the backup against value iteration, seeded self-play training, the shipped table's play and
 its errors."""
 
@@ -12,14 +12,16 @@ import pytest
 
 from dicearena.agents import make_agent, table_player
 from dicearena.agents.easy_come_easy_go.exact import solve_turn
-from dicearena.agents.easy_come_easy_go.position_values import (
+from dicearena.agents.easy_come_easy_go.position_agent import (
     NUM_POSITIONS,
     TABLE,
     PositionValueAgent,
-    backup,
-    initial_table,
     load_table,
     position_index,
+)
+from dicearena.agents.easy_come_easy_go.position_values import (
+    backup,
+    initial_table,
     save_table,
     solve_positions,
     train_position_values,

@@ -249,3 +249,32 @@ def test_weights_are_read_as_data(tmp_path: Path) -> None:
         RLlibAgent(tmp_path / "learner_group")
     with pytest.raises(FileNotFoundError, match="no RLlib checkpoint at"):
         RLlibAgent(tmp_path / "nothing")
+
+
+def test_resume_runs_no_pickle_planted_in_a_checkpoint(
+    runs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """A planted ``algorithm_state.pkl`` that RLlib's ``restore_from_path`` would unpickle (here: one that creates a
+    file) makes resume skip that checkpoint by name and resume from the older one; the planted code never runs."""
+    import shutil
+
+    game = SUITE[0]
+    out = tmp_path / "run"
+    shutil.copytree(_trained(runs, tmp_path_factory, game), out)
+    marker = tmp_path / "planted_code_ran"
+
+    class Planted:
+        def __reduce__(self) -> tuple[Any, ...]:
+            return open, (str(marker), "w")
+
+    newest = out / "checkpoints" / "iter_000003"
+    (newest / "algorithm_state.pkl").write_bytes(pickle.dumps(Planted()))
+    capsys.readouterr()
+    assert train(check_recipe(_recipe(game, out, iterations=4)), progress=False) == 0
+    said = capsys.readouterr().out
+    assert "skipping checkpoint iter_000003: algorithm_state.pkl does not match the sha256" in said
+    assert "resuming from iter_000002 (2 iterations" in said
+    assert not marker.exists()
+    card = json.loads((out / "checkpoints" / "iter_000004" / CARD).read_text())
+    assert card["iteration"] == card["rllib_iteration"] == 4  # RLlib's own count went on from iter_000002's 2

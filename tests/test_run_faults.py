@@ -80,3 +80,20 @@ def test_a_full_disk_ends_in_an_error_line_and_keeps_the_saved_checkpoints(tmp_p
     monkeypatch.setattr(checkpoints, "save_model", real)
     assert train.main([str(cfg), "--no-progress"]) == 0
     assert "resuming from model_256_steps.zip" in capsys.readouterr().out
+
+
+def test_a_run_whose_checkpoints_all_fail_to_load_is_not_started_over(tmp_path: Path, capsys) -> None:
+    """Starting over would prune them (and clear a self-play pool): the rerun stops and names --fresh."""
+    out = tmp_path / "run"
+    cfg = write(tmp_path / "t.yaml", tiny_train_recipe(out, 512))
+    assert train.main([str(cfg), "--no-progress"]) == 0
+    saved = checkpoints_newest_first(out / "checkpoints")
+    for _, path in saved:
+        path.write_bytes(path.read_bytes()[:3000])
+    capsys.readouterr()
+    assert train.main([str(cfg), "--no-progress", "--total-timesteps", "1024"]) == 2
+    captured = capsys.readouterr()
+    assert "skipping checkpoint model_512_steps.zip" in captured.out
+    assert captured.err.startswith("error: none of the checkpoints in") and "--fresh" in captured.err
+    assert checkpoints_newest_first(out / "checkpoints") == saved and len(saved) == 2
+    assert train.main([str(cfg), "--no-progress", "--total-timesteps", "1024", "--fresh"]) == 0

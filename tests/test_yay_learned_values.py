@@ -1,5 +1,5 @@
-"""Yay!'s board values learned by self-play (dicearena.agents.yay.learned_values, shipped as ``yay_td``): the value
-terms and
+"""Yay!'s board values learned by self-play (dicearena.agents.yay.learned_values; the agent that plays them:
+learned_lookahead; shipped as ``yay_td``): the value terms and
 the fit, the lookahead's search on a given table, seeded training, the shipped table's play, and the errors."""
 
 from __future__ import annotations
@@ -8,12 +8,11 @@ import numpy as np
 import pytest
 
 from dicearena.agents.yay import BEAT, YayLookaheadAgent
+from dicearena.agents.yay.learned_lookahead import LearnedLookaheadAgent, load_table
 from dicearena.agents.yay.learned_values import (
-    LearnedLookaheadAgent,
     board_terms,
     fit_table,
     hand_weights,
-    load_table,
     play_self_play,
     save_table,
     train_board_values,

@@ -1,10 +1,7 @@
 """Easy Come, Easy Go position values learned by self-play, played through the exact turn solver (``eceg_td``).
 
-Why a table: in the 2-player game a position is only who holds each prize, seen from the seat to move (centre,
-mine or theirs), so there are 3^9 = 19,683 of them, and a table holds the mover's chance of winning from each.
-A turn played for the position's *gains* (what collecting each prize adds to that chance) is exactly the turn
-solver's problem (``exact.solve_turns``), so a table plus the turn solver is a complete player. The full-game
-heuristic guesses the prize values by hand; this agent learns them.
+The agent that plays a table, and reading one, are the policy layer's (``position_agent``: ``PositionValueAgent``,
+``load_table``); this module learns the table and writes it (``save_table``) with its card.
 
 Training is self-play with expected backups (trial-based real-time dynamic programming, Barto, Bradtke & Singh
 1995): each round plays a batch of games with both seats on the current table, then every turn-start position
@@ -20,80 +17,29 @@ from __future__ import annotations
 
 import sys
 import time
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from dicearena.agents.training.value_tables import (
-    command_line,
-    load_arrays,
-    save_arrays,
-    score_and_card,
-    trainer_parser,
-)
+from dicearena.agents.table_files import save_arrays
+from dicearena.agents.training.value_tables import command_line, score_and_card, trainer_parser
 from dicearena.envs.common.game_batch import BatchedGame
 from dicearena.envs.easy_come_easy_go import engine as eng
 
 from .exact import _tables, solve_turns
-from .heuristics import FullGameHeuristicAgent
+from .position_agent import MINE, NUM_POSITIONS, PositionValueAgent, check_table, gains, position_index, position_moves
 
-__all__ = [
-    "NUM_POSITIONS",
-    "TABLE",
-    "PositionValueAgent",
-    "backup",
-    "load_table",
-    "position_index",
-    "save_table",
-    "solve_positions",
-    "train_position_values",
-]
+__all__ = ["backup", "save_table", "solve_positions", "train_position_values"]
 
-NUM_POSITIONS = 3**eng.NUM_PRIZES
-CENTRE, MINE, THEIRS = 0, 1, 2  # a prize's digit in a position index
 AGAINST = ("eceg_heuristic", "eceg_exact", "eceg_myopic", "random")  # the baselines a trained table is scored on
-TABLE = Path(__file__).resolve().parents[1] / "models" / "eceg_td.npz"
-_PLACES = 3 ** np.arange(eng.NUM_PRIZES, dtype=np.int64)
-
-
-@cache
-def _moves() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(digits (N, 9), the opponent's view of each position (N,), the position after collecting prize k (N, 9))."""
-    digits = (np.arange(NUM_POSITIONS)[:, None] // _PLACES) % 3
-    swapped = np.where(digits == MINE, THEIRS, np.where(digits == THEIRS, MINE, CENTRE)) @ _PLACES
-    take = np.arange(NUM_POSITIONS)[:, None] + (MINE - digits) * _PLACES
-    for array in (digits, swapped, take):
-        array.flags.writeable = False
-    return digits, swapped, take
-
-
-def position_index(owners: np.ndarray, seats: np.ndarray) -> np.ndarray:
-    """(B,) position indices of 2-player prize holders ``owners`` (B, 9; a seat, or ``engine.CENTRE``) seen
-    from ``seats`` (B,)."""
-    owners = np.atleast_2d(np.asarray(owners, dtype=np.int64))
-    seats = np.asarray(seats, dtype=np.int64).reshape(-1, 1)
-    digits = np.where(owners == eng.CENTRE, CENTRE, np.where(owners == seats, MINE, THEIRS))
-    return digits @ _PLACES
-
-
-def gains(table: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(W (B,): the mover's chance after an empty turn, gains (B, 9): what collecting each prize adds to it)."""
-    digits, swapped, take = _moves()
-    index = np.asarray(index, dtype=np.int64)
-    hand_over = 1.0 - table[swapped[index]]
-    after = 1.0 - table[swapped[take[index]]]
-    gain = np.where(digits[index] == MINE, 0.0, np.maximum(after - hand_over[:, None], 0.0))
-    return hand_over, gain
-
 
 def backup(table: np.ndarray, index: np.ndarray) -> np.ndarray:
     """(B,) the one-turn Bellman backup of positions ``index`` under ``table``: 1 where the mover already holds
     three prizes (the win check), else the empty turn's value plus the optimal turn's expected gain."""
     index = np.asarray(index, dtype=np.int64)
     out = np.ones(index.size)
-    playing = np.flatnonzero((_moves()[0][index] == MINE).sum(axis=1) < eng.PRIZES_TO_WIN)
+    playing = np.flatnonzero((position_moves()[0][index] == MINE).sum(axis=1) < eng.PRIZES_TO_WIN)
     if playing.size:
         hand_over, gain = gains(table, index[playing])
         out[playing] = hand_over + solve_turns(gain)[:, _tables(0).empty]
@@ -103,7 +49,7 @@ def backup(table: np.ndarray, index: np.ndarray) -> np.ndarray:
 def initial_table() -> np.ndarray:
     """Every position 0.5, except the won ones (the mover holds three prizes): 1."""
     table = np.full(NUM_POSITIONS, 0.5)
-    table[(_moves()[0] == MINE).sum(axis=1) >= eng.PRIZES_TO_WIN] = 1.0
+    table[(position_moves()[0] == MINE).sum(axis=1) >= eng.PRIZES_TO_WIN] = 1.0
     return table
 
 
@@ -119,49 +65,10 @@ def solve_positions(tolerance: float = 1e-10, max_sweeps: int = 500) -> np.ndarr
     raise RuntimeError(f"value iteration did not settle within {max_sweeps} sweeps (last change {change:.3g})")
 
 
-class PositionValueAgent(FullGameHeuristicAgent):
-    """Plays each turn for the gains its position-value table gives (2 players; default: the shipped table)."""
-
-    name = "eceg_td"
-
-    def __init__(self, table: str | Path | np.ndarray | None = None, four_of_a_kind_is_two_pairs: bool = False) -> None:
-        super().__init__(four_of_a_kind_is_two_pairs=four_of_a_kind_is_two_pairs)
-        if table is None or isinstance(table, str | Path):
-            table, meta = load_table(TABLE if table is None else table)
-            if bool(meta.get("four_of_a_kind_is_two_pairs", False)) != self.variant:
-                raise ValueError(f"{self.name}: the table was learned with four_of_a_kind_is_two_pairs="
-                                 f"{meta.get('four_of_a_kind_is_two_pairs')}, not {self.variant}")  # fmt: skip
-        self.table = _check_table(table)
-
-    def game_values(self, states: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        states = np.atleast_2d(states)
-        players = states[:, eng.NUM_PLAYERS]
-        if np.any(players != 2):
-            raise ValueError(f"{self.name} plays 2-player games (its table is over 2-player positions), got a "
-                             f"{int(players[players != 2][0])}-player game")  # fmt: skip
-        return gains(self.table, position_index(states[:, eng.OWNER : eng.OWNER + eng.NUM_PRIZES], seats))[1]
-
-    position_values = game_values
-
-
-def _check_table(table: Any) -> np.ndarray:
-    table = np.asarray(table)
-    if table.shape != (NUM_POSITIONS,) or not np.issubdtype(table.dtype, np.floating):
-        raise ValueError(f"a position-value table is {NUM_POSITIONS} floats, got {table.dtype} {table.shape}")
-    if not np.all((table >= 0) & (table <= 1)):
-        raise ValueError("a position-value table holds chances of winning, in [0, 1]")
-    return table.astype(np.float64)
-
-
 def save_table(path: str | Path, table: np.ndarray, meta: dict[str, Any]) -> None:
-    """``table`` (as float32) and ``meta`` in an .npz of plain arrays (``dicearena.agents.training.value_tables``)."""
-    save_arrays(path, {"table": _check_table(table).astype(np.float32)}, meta)
-
-
-def load_table(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
-    """(table, meta) of a file :func:`save_table` wrote; read without pickle."""
-    arrays, meta = load_arrays(path, ("table",))
-    return _check_table(arrays["table"]), meta
+    """``table`` (as float32) and ``meta`` in an .npz of plain arrays (``dicearena.agents.table_files``), what
+    ``position_agent.load_table`` reads."""
+    save_arrays(path, {"table": check_table(table).astype(np.float32)}, meta)
 
 
 def _turn_starts(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
@@ -173,7 +80,7 @@ def _turn_starts(states: np.ndarray, seats: np.ndarray) -> np.ndarray:
 def _with_successors(index: np.ndarray, depth: int) -> np.ndarray:
     """``index`` and every position up to ``depth`` turns away (a prize collected or not, the other seat to move):
     a backup reads the next ones, so backing them up too keeps the values it reads learned rather than initial."""
-    _, swapped, take = _moves()
+    _, swapped, take = position_moves()
     for _ in range(depth):
         after = np.concatenate([index[:, None], take[index]], axis=1)
         index = np.unique(np.concatenate([index, swapped[after].ravel()]))
@@ -244,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     recipe = {"command": command, "rounds": last["round"], "games": args.games, "depth": args.depth, "seed": args.seed}
     save_table(args.out, table, {**recipe, "four_of_a_kind_is_two_pairs": False})
     print(f"wrote {args.out}")
-    card = {"loader": "dicearena.agents.easy_come_easy_go.position_values:PositionValueAgent", "recipe": recipe,
+    card = {"loader": "dicearena.agents.easy_come_easy_go.position_agent:PositionValueAgent", "recipe": recipe,
             "measured": {"rounds": last["round"], "minutes": round(last["seconds"] / 60, 2),
                          "positions": last["visited"]}}  # fmt: skip
     score_and_card("easy_come_easy_go", PositionValueAgent(args.out), AGAINST, args.score_games, args.out, card,

@@ -1,22 +1,26 @@
 """``python -m dicearena.agents.evaluation.ship``: every shipped agent (``dicearena.agents.shipped``) head to head
-against its game's heuristics, and
-``--ship RUN NAME``, which turns a finished self-play run into a shipped agent (model and card in ``agents/models``).
+against its game's heuristics, and ``--ship RUN NAME``, which turns a finished self-play run into a shipped agent
+(model and card in ``agents/models``). NAME is a plain name (``[a-z0-9_]+``), so the files land in that folder; an
+existing shipped agent of that name is replaced only with ``--replace``. Every mistake (an unknown ``--only`` name, a
+run that is missing or not finished) is one ``error:`` line and exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from dicearena.agents import table_player
+from dicearena.agents import agent_names, table_player
 from dicearena.agents.evaluation.play import head_to_head
-from dicearena.agents.shipped import MODELS, ShippedAgent, shipped, shipped_card
+from dicearena.agents.shipped import MODELS, NAME, ShippedAgent, check_card, shipped, shipped_card
 
 __all__ = ["git_commit", "main", "match", "ship"]
 
@@ -32,37 +36,81 @@ def match(name: str, games: int, seed: int = 0) -> list[dict[str, Any]]:
 
 def _copy_without_optimizer(source: Path, target: Path) -> None:
     """The model zip minus the optimizer state (half its size, and playing never needs it), compressed."""
-    import zipfile
-
     with zipfile.ZipFile(source) as archive, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
         for item in archive.infolist():
             if item.filename != "policy.optimizer.pth":
                 out.writestr(item.filename, archive.read(item.filename))
 
 
-def ship(run: Path, name: str, commit: str) -> Path:
+def _run_files(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The recipe and score of the finished self-play run at ``run``; a ValueError naming what is missing."""
+    if not run.is_dir():
+        raise ValueError(f"no run at {run}: give a finished self-play run's output_dir")
+    missing = [f for f in ("config.yaml", "score.json", "model.zip") if not (run / f).is_file()]
+    if missing:
+        raise ValueError(f"{run} is not a finished self-play run: {', '.join(missing)} missing (train it to the end "
+                         "first)")  # fmt: skip
+    try:
+        recipe = yaml.safe_load((run / "config.yaml").read_text())
+        score = json.loads((run / "score.json").read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{run}: config.yaml or score.json is unreadable ({exc})") from None
+    return recipe, score
+
+
+def _replace_file(target: Path, write: Any) -> None:
+    """``write(tmp)`` then ``tmp`` renamed over ``target``: a reader sees the old file or the new, never half."""
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def ship(run: Path, name: str, commit: str, replace: bool = False) -> Path:
     """Copy a finished self-play run's model into ``agents/models`` as ``name``, with its card: the game, the
-    config keys its observation needs, the players, the recipe, ``commit`` and the run's ``score.json``."""
-    recipe = yaml.safe_load((run / "config.yaml").read_text())
-    score = json.loads((run / "score.json").read_text())
-    task = recipe["task"]
-    game = task["id"].removesuffix("_selfplay")
-    if game == task["id"]:
-        raise ValueError(f"{run} is not a self-play run (task {task['id']!r})")
-    keys = {k: v for k, v in task["config"]["game"].items() if k != "num_players"}
-    card = {
-        "name": name, "game": game, "config": keys, "players": [task["config"]["game"].get("num_players", 2)],
-        "advisor": task["config"].get("advisor"),
-        "against": task["config"]["evaluation"]["against"], "recipe": recipe, "commit": commit,
-        "measured": {"steps": score["timesteps"], "minutes": score["minutes_in_all"],
-                     "head_to_head": [{k: r[k] for k in ("against", "win_rate", "ci95", "games")}
-                                      for r in score["head_to_head"]]},
-    }  # fmt: skip
+    config keys its observation needs, the players, the recipe, ``commit`` and the run's ``score.json``. ``name`` is
+    a plain name; an existing shipped agent of that name is replaced only with ``replace``."""
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise ValueError(f"the shipped name must be lowercase letters, digits and '_' only (it names the files in "
+                         f"{MODELS}), got {name!r}")  # fmt: skip
+    existing = [f"{name}{ext}" for ext in (".yaml", ".zip") if (MODELS / f"{name}{ext}").exists()]
+    if existing and not replace:
+        raise ValueError(f"a shipped agent {name!r} exists ({', '.join(existing)} in {MODELS}); add --replace to "
+                         "replace it, or choose another name")  # fmt: skip
+    if name in agent_names() and name not in shipped():
+        raise ValueError(f"{name!r} is the name of a built-in agent; choose another name")
+    run = Path(run)
+    recipe, score = _run_files(run)
+    try:
+        task = recipe["task"]
+        game = task["id"].removesuffix("_selfplay")
+        if game == task["id"]:
+            raise ValueError(f"{run} is not a self-play run (task {task['id']!r})")
+        keys = {k: v for k, v in task["config"]["game"].items() if k != "num_players"}
+        card = {
+            "name": name, "game": game, "config": keys, "players": [task["config"]["game"].get("num_players", 2)],
+            "advisor": task["config"].get("advisor"),
+            "against": task["config"]["evaluation"]["against"], "recipe": recipe, "commit": commit,
+            "measured": {"steps": score["timesteps"], "minutes": score["minutes_in_all"],
+                         "head_to_head": [{k: r[k] for k in ("against", "win_rate", "ci95", "games")}
+                                          for r in score["head_to_head"]]},
+        }  # fmt: skip
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"{run} is not a finished self-play run: its config.yaml or score.json lacks {exc}") from None
+    card = json.loads(json.dumps(card))  # plain data: no YAML anchors, nothing but what a card reads back as
+    check_card(name, card, MODELS)  # what shipped() will check when it reads the card back
     MODELS.mkdir(exist_ok=True)
-    _copy_without_optimizer(run / "model.zip", MODELS / f"{name}.zip")
+    try:
+        _replace_file(MODELS / f"{name}.zip", lambda tmp: _copy_without_optimizer(run / "model.zip", tmp))
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ValueError(f"{run / 'model.zip'}: not a readable model zip ({exc})") from None
     path = MODELS / f"{name}.yaml"
-    header = f"# Shipped by: python -m dicearena.agents.evaluation.ship --ship {run} {name}\n"
-    path.write_text(header + yaml.safe_dump(json.loads(json.dumps(card)), sort_keys=False))  # no YAML anchors
+    shown = str(run) if str(run).isprintable() else repr(str(run))  # the header stays one comment line
+    header = f"# Shipped by: python -m dicearena.agents.evaluation.ship --ship {shown} {name}\n"
+    text = header + yaml.safe_dump(card, sort_keys=False)
+    _replace_file(path, lambda tmp: tmp.write_text(text))
     shipped.cache_clear()
     return path
 
@@ -80,14 +128,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Play every shipped agent against its game's heuristics.")
     parser.add_argument("--games", type=int, default=400, help="games per pairing, seats alternated (default 400)")
     parser.add_argument("--only", nargs="*", help="shipped agent names (default: all)")
-    parser.add_argument("--ship", nargs=2, metavar=("RUN", "NAME"), help="ship a finished self-play run as NAME")
+    parser.add_argument("--ship", nargs=2, metavar=("RUN", "NAME"), help="ship a finished self-play run as NAME "
+                        "(a plain name: lowercase letters, digits, '_')")  # fmt: skip
+    parser.add_argument("--replace", action="store_true", help="with --ship: replace a shipped agent of that name")
     args = parser.parse_args(argv)
-    if args.games < 2:
-        parser.error("--games must be at least 2")
-    if args.ship:
-        print(ship(Path(args.ship[0]), args.ship[1], git_commit()))
-        return 0
-    names = args.only or list(shipped())
+    try:
+        if args.games < 2:
+            raise ValueError(f"--games must be at least 2, got {args.games}")
+        if args.replace and not args.ship:
+            raise ValueError("--replace goes with --ship RUN NAME")
+        if args.ship:
+            print(ship(Path(args.ship[0]), args.ship[1], git_commit(), replace=args.replace))
+            return 0
+        names = args.only or list(shipped())
+        unknown = [n for n in names if n not in shipped()]
+        if unknown:
+            raise ValueError(f"no shipped agent {unknown[0]!r}; shipped agents: {', '.join(shipped()) or 'none'}")
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     print(f"{'shipped agent':<14} {'game':<18} {'against':<18} {'win share':>9}  95% interval     games/s  "
           "its card (the games it was measured on)")  # fmt: skip
     for name in names:

@@ -4,7 +4,9 @@ Why: the planner and expectimax (``heuristics``) score an afterstate with a plan
 table entries, one per row (by its checks), one per EXTRA column (by its checks) and one per EXTRA number, and the
 tables are drawn from three hand-set weights. The same tables can be *learned*: ``V(afterstate)`` should be the
 final score a seat goes on to make from there, and a sum of table entries is a linear model over one-hot
-features, so least squares fits it to the final scores of games played.
+features, so least squares fits it to the final scores of games played. The agent that plays learned tables, and
+reading them, are the policy layer's (``learned_planner``: ``LearnedPlannerAgent``, ``load_tables``); this module
+learns them and writes them (``save_tables``) with their card.
 
 Training is approximate policy iteration in 2-player self-play: each generation plays a batch of games with
 every seat on the current tables (a share ``epsilon`` of moves random, so the fit sees moves the policy would
@@ -23,35 +25,20 @@ from typing import Any
 
 import numpy as np
 
-from dicearena.agents.training.value_tables import (
-    command_line,
-    load_arrays,
-    save_arrays,
-    score_and_card,
-    trainer_parser,
-)
+from dicearena.agents.table_files import save_arrays
+from dicearena.agents.training.value_tables import command_line, score_and_card, trainer_parser
 from dicearena.envs.common.game_batch import BatchedGame
 from dicearena.envs.extra import engine as E
-from dicearena.envs.extra.config import ExtraConfig
 
-from .heuristics import MAX_CHECKS, SHEET_SLOTS, PlannerAgent
+from .heuristics import MAX_CHECKS, PlannerAgent
+from .learned_planner import SHAPES, LearnedPlannerAgent, check_tables, default_sheet
 
-__all__ = ["TABLES", "LearnedPlannerAgent", "features", "fit_tables", "load_tables", "save_tables",
-           "train_planning_values"]  # fmt: skip
+__all__ = ["features", "fit_tables", "save_tables", "train_planning_values"]
 
-TABLES = Path(__file__).resolve().parents[1] / "models" / "extra_td.npz"
 AGAINST = ("extra_expectimax", "extra_planner", "extra_greedy", "random")  # the baselines a table is scored on
 _ROW0, _COL0 = 0, E.NUM_ROWS * MAX_CHECKS
 _NUM0 = _COL0 + E.NUM_COLUMNS * MAX_CHECKS
 NUM_FEATURES = _NUM0 + 7  # EXTRA numbers 0 (none yet) .. 6
-SHAPES = {"rows": (E.NUM_ROWS, MAX_CHECKS), "columns": (E.NUM_COLUMNS, MAX_CHECKS), "numbers": (7,)}
-
-
-def default_sheet() -> tuple[int, ...]:
-    """The default sheet layout's key (``state[SHEET_SLOTS]``): the layout the shipped tables were learned on."""
-    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
-    E.init_state(state, E.header(ExtraConfig(num_players=1)))
-    return tuple(int(v) for v in state[SHEET_SLOTS])
 
 
 def features(seat_blocks: np.ndarray) -> np.ndarray:
@@ -75,52 +62,10 @@ def fit_tables(ids: np.ndarray, targets: np.ndarray, ridge: float = 10.0) -> dic
             "numbers": weights[_NUM0:]}  # fmt: skip
 
 
-class LearnedPlannerAgent(PlannerAgent):
-    """The planner on learned tables (default: the shipped ``extra_td.npz``), on the sheet layout they fit."""
-
-    name = "extra_td"
-
-    def __init__(self, tables: str | Path | dict[str, np.ndarray] | None = None) -> None:
-        super().__init__()
-        if tables is None or isinstance(tables, str | Path):
-            tables, meta = load_tables(TABLES if tables is None else tables)
-            self.sheet = tuple(meta["sheet"])
-        else:
-            self.sheet = default_sheet()
-        tables = _check_tables(tables)
-        self._numbers = tables["numbers"]
-        self._tables = {self.sheet: (tables["rows"], tables["columns"])}
-
-    def _sheet_tables(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        sheets = np.atleast_2d(states)[:, SHEET_SLOTS]
-        other = np.flatnonzero((sheets != np.array(self.sheet)).any(axis=1))
-        if other.size:
-            raise ValueError(f"{self.name}'s tables were learned on the default sheet; state {int(other[0])} has "
-                             "another layout (config sheet)")  # fmt: skip
-        rows, cols = self._tables[self.sheet]
-        return np.zeros(len(sheets), dtype=np.int64), rows[None], cols[None]
-
-
-def _check_tables(tables: Any) -> dict[str, np.ndarray]:
-    if not isinstance(tables, dict) or set(tables) != set(SHAPES):
-        raise ValueError(f"planning tables are a dict of {', '.join(SHAPES)}, got {type(tables).__name__}")
-    out = {k: np.ascontiguousarray(tables[k], dtype=np.float64) for k in SHAPES}
-    for k, shape in SHAPES.items():
-        if out[k].shape != shape or not np.isfinite(out[k]).all():
-            raise ValueError(f"planning table {k!r} must be {shape} finite numbers, got {out[k].shape}")
-    return out
-
-
 def save_tables(path: str | Path, tables: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-    save_arrays(path, {k: v.astype(np.float32) for k, v in _check_tables(tables).items()}, meta)
-
-
-def load_tables(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """(tables, meta) of a file :func:`save_tables` wrote; read without pickle."""
-    arrays, meta = load_arrays(path, tuple(SHAPES))
-    if "sheet" not in meta:
-        raise ValueError(f"{path}: its meta does not name the sheet layout the tables fit")
-    return _check_tables(arrays), meta
+    """``tables`` (as float32) and ``meta`` (with the ``sheet`` they fit) in an .npz of plain arrays
+    (``dicearena.agents.table_files``), what ``learned_planner.load_tables`` reads."""
+    save_arrays(path, {k: v.astype(np.float32) for k, v in check_tables(tables).items()}, meta)
 
 
 def play_self_play(
@@ -209,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
               "seed": args.seed}  # fmt: skip
     save_tables(args.out, tables, {**recipe, "sheet": list(default_sheet()), "kept": best["generation"]})
     print(f"wrote {args.out}")
-    card = {"loader": "dicearena.agents.extra.learned_values:LearnedPlannerAgent", "recipe": recipe,
+    card = {"loader": "dicearena.agents.extra.learned_planner:LearnedPlannerAgent", "recipe": recipe,
             "measured": {"generations": len(history), "kept": best["generation"],
                          "minutes": round(history[-1]["seconds"] / 60, 2),
                          "eval_mean_score": round(best["eval_mean_score"], 1)}}  # fmt: skip

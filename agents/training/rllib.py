@@ -5,16 +5,21 @@ Why: SB3 (``train.py``) trains on one machine; RLlib scales the same self-play o
 recipe keys (``ray.address``, ``ray.num_env_runners``). What runs, for every game alike:
 
 - the game's PettingZoo AEC env through RLlib's ``PettingZooEnv`` (``dicearena.agents.training.rllib_env``: the
-observation renamed to
-  ``observations`` beside ``action_mask``), on RLlib's new API stack (RLModule, Learner, EnvRunner);
+  observation renamed to ``observations`` beside ``action_mask``), on RLlib's new API stack (RLModule, Learner,
+  EnvRunner);
 - multi-agent PPO with ONE shared module (``shared``) playing every seat: ``policy_mapping_fn`` maps every agent
   to it, so the policy plays against itself (self-play);
 - action masking in the module (``dicearena.agents.rllib_module``): illegal actions are never sampled;
 - checkpoints to ``<output_dir>/checkpoints/iter_<n>`` every ``checkpoint_every`` iterations, at the end and on
-  Ctrl-C / SIGTERM (atomic, the newest ``keep_checkpoints`` kept: ``dicearena.agents.rllib_checkpoints``). Running the
-  same command again resumes from the newest checkpoint that loads, with edited PPO and cluster values applied (the
-  game, its config, the network and the seed are refused by name: the checkpoint is made of them); a run that has
-  reached its iterations or time limit stays done. ``--fresh`` starts over.
+  Ctrl-C / SIGTERM (atomic, the newest ``keep_checkpoints`` kept, each card recording the sha256 of every file:
+  ``dicearena.agents.rllib_checkpoints``). Running the same command again resumes from the newest checkpoint whose
+  files all match its card (a checkpoint that does not is skipped, naming the file; when none is left, an error
+  rather than a fresh start over them), with edited PPO and cluster values applied (the game, its config, the
+  network and the seed are refused by name: the checkpoint is made of them); a run that has reached its iterations
+  or time limit stays done. ``--fresh`` starts over.
+- ``ray.address`` is ``"local"``, ``"auto"`` or ``"<host>:<port>"``; one where nothing answers within
+  ``CONNECT_TIMEOUT_S`` seconds is an ``error:`` line before anything is written (``ray.init`` alone retries for
+  minutes).
 
 A saved checkpoint plays as an agent without Ray (``dicearena.agents.rllib_agent.RLlibAgent``, registry name ``rllib``).
 Ray and RLlib come with the ``rllib`` extra (``pip install -e ".[rllib]"``); nothing else in the suite imports
@@ -25,7 +30,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import signal
+import socket
 import sys
 import time
 from dataclasses import dataclass, field
@@ -47,16 +55,28 @@ from dicearena.agents.evaluation.recipes import (
     section,
 )
 from dicearena.agents.evaluation.recipes import resume_changes as recipe_changes
-from dicearena.agents.rllib_checkpoints import newest_loadable, remove_all, save_checkpoint
+from dicearena.agents.rllib_checkpoints import (
+    CheckpointError,
+    checkpoints_newest_first,
+    newest_loadable,
+    remove_all,
+    save_checkpoint,
+    verified_copy,
+)
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
 from dicearena.envs.common.config import validate_config as validated
 from dicearena.envs.common.contract import GAMES, game_spec
 
-__all__ = ["MODULE_ID", "RLlibRecipe", "algorithm_config", "connect", "load_recipe", "main", "shared_policy", "train"]
+__all__ = ["MODULE_ID", "RLlibRecipe", "algorithm_config", "check_reachable", "connect", "load_recipe", "main",
+           "shared_policy", "train"]
 
 MODULE_ID = "shared"  # the one RLModule every seat plays
 FIXED_ON_RESUME = ("game", "config.", "module.", "training.seed")  # what a checkpoint is made of
 IGNORED_ON_RESUME = ("training.output_dir", "name")
+
+CONNECT_TIMEOUT_S = 10.0  # how long joining a cluster (ray.address) may wait for its head to answer
+ADDRESS_FORMS = '"local", "auto" or "<host>:<port>" (a port 1..65535)'
+_HOST_PORT = re.compile(r"(?P<host>[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):(?P<port>[0-9]{1,5})")
 
 Layer = Annotated[int, Field(ge=1, le=65_536)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -70,6 +90,16 @@ class RaySection(GameConfig):
     num_env_runners: int = Field(0, ge=0, le=10_000, description="sampling workers (0: sample in the driver)")
     num_envs_per_env_runner: int = Field(1, ge=1, le=4096, description="games each sampler steps at once")
     num_cpus_per_env_runner: float = Field(1.0, ge=0.0, le=64.0, description="CPUs Ray reserves per sampler")
+
+    @field_validator("address")
+    @classmethod
+    def _address_form(cls, value: str) -> str:
+        if value in ("local", "auto"):
+            return value
+        match = _HOST_PORT.fullmatch(value)
+        if match is None or not 1 <= int(match["port"]) <= 65_535:
+            raise ValueError(f"'address' must be {ADDRESS_FORMS}, got {value!r}")
+        return value
 
     @model_validator(mode="after")
     def _local_only(self) -> RaySection:
@@ -204,16 +234,63 @@ def algorithm_config(recipe: RLlibRecipe) -> Any:
 
 
 def connect(cluster: RaySection) -> bool:
-    """Ray initialised for ``cluster`` (nothing to do if it already is); True if this call started it."""
+    """Ray initialised for ``cluster`` (nothing to do if it already is); True if this call started it. Joining a
+    cluster waits at most about ``CONNECT_TIMEOUT_S`` for nothing and about 40 s for something that is not a Ray
+    head, then a ConfigError naming the address (``ray.init`` alone retries for many minutes)."""
     import ray
 
     if ray.is_initialized():
         return False
     if cluster.address == "local":  # explicit: a stale cluster file would otherwise make ray.init() join that one
         ray.init(address="local", num_cpus=cluster.num_cpus, include_dashboard=False)
-    else:
+        return True
+    target = check_reachable(cluster)
+    # Ray's own budget for reaching the head's GCS is 20 tries of up to 40 s each; one try is enough once the port
+    # answered (an explicit RAY_gcs_server_port_wait_time_s of the user's is kept)
+    saved = os.environ.get("RAY_gcs_server_port_wait_time_s")
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "1")
+    try:
         ray.init(address=cluster.address)
+    except (ConnectionError, RuntimeError) as exc:
+        raise ConfigError(f"[ray] 'address' {cluster.address!r}: {target} answered but no Ray cluster joined "
+                          f"({type(exc).__name__}: {exc}); give a Ray head's GCS address (ray start --head prints "
+                          "it) or address: local") from None  # fmt: skip
+    finally:
+        if saved is None:
+            os.environ.pop("RAY_gcs_server_port_wait_time_s", None)
     return True
+
+
+def check_reachable(cluster: RaySection, timeout: float = CONNECT_TIMEOUT_S) -> str:
+    """The ``host:port`` that ``cluster.address`` joins, once something there accepts a connection within
+    ``timeout`` seconds; a ConfigError naming the address otherwise (nothing to check for ``"local"``)."""
+    if cluster.address == "local":
+        return "local"
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+    except ImportError:  # a Ray without it: "auto" is left to ray.init, an address is probed as given
+        if cluster.address == "auto":
+            return "auto"
+        canonicalize_bootstrap_address = str
+    try:  # what ray.init joins: "auto" read from RAY_ADDRESS or `ray start`'s file, localhost as the node's address
+        target = canonicalize_bootstrap_address(cluster.address)
+    except (ConnectionError, ValueError, OSError) as exc:
+        reason = str(exc).rstrip(".")
+        raise ConfigError(f"[ray] 'address' {cluster.address!r}: {reason}; start a cluster (ray start --head) or set "
+                          "address: local") from None  # fmt: skip
+    if target is None:
+        raise ConfigError(f"[ray] 'address' {cluster.address!r}: no running Ray cluster found; start one (ray start "
+                          "--head) or set address: local")  # fmt: skip
+    host, _, port = target.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except (OSError, ValueError) as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ConfigError(f"[ray] 'address' {cluster.address!r}: nothing answers at {target} ({reason}, waited up "
+                          f"to {timeout:g} s); give the head's GCS address (ray start --head prints it; "
+                          f"{ADDRESS_FORMS}) or address: local") from None  # fmt: skip
+    return target
 
 
 def resume_changes(previous: dict[str, Any], recipe: RLlibRecipe) -> list[str]:
@@ -223,10 +300,17 @@ def resume_changes(previous: dict[str, Any], recipe: RLlibRecipe) -> list[str]:
 
 
 def plan_resume(recipe: RLlibRecipe, out: Path, fresh: bool) -> tuple[Path, dict[str, Any]] | None:
-    """``(checkpoint, card)`` to resume from (None: start fresh), after checking the recipe may resume it."""
-
-    found = None if fresh else newest_loadable(out / "checkpoints")
+    """``(checkpoint, card)`` to resume from (None: start fresh), after checking the recipe may resume it. Only a
+    checkpoint whose files all match its card's digests is resumed (``dicearena.agents.rllib_checkpoints``); when
+    there are checkpoints but none does, a ConfigError: starting over would overwrite them."""
+    if fresh:
+        return None
+    folder = out / "checkpoints"
+    found = newest_loadable(folder, verify=True)
     if found is None:
+        if checkpoints_newest_first(folder):
+            raise ConfigError(f"no checkpoint in {folder} can be resumed (each is named above with the reason); add "
+                              "--fresh to delete them and start over, or move them away")  # fmt: skip
         return None
     try:
         previous = load_yaml(out / "config.yaml")
@@ -240,7 +324,6 @@ def plan_resume(recipe: RLlibRecipe, out: Path, fresh: bool) -> tuple[Path, dict
 def _card(recipe: RLlibRecipe, iteration: int, env_steps: int, seconds: float) -> dict[str, Any]:
     """What a checkpoint records beside RLlib's files (what RLlibAgent rebuilds the policy from)."""
     import ray
-
 
     spec = game_spec(recipe.game)
     sizes = spec.sizes(validated(spec.config, recipe.config))
@@ -270,7 +353,8 @@ def train(recipe: RLlibRecipe, fresh: bool = False, progress: bool = True) -> in
     import ray
     import torch
 
-
+    if not ray.is_initialized():  # a wrong ray.address fails now, before anything is written or deleted
+        check_reachable(recipe.ray)
     out = make_output_dir(recipe.training.output_dir, "training.output_dir")
     checkpoints = make_output_dir(out / "checkpoints", "training.output_dir")
     if fresh and (removed := remove_all(checkpoints)):
@@ -293,7 +377,7 @@ def train(recipe: RLlibRecipe, fresh: bool = False, progress: bool = True) -> in
         algo = algorithm_config(recipe).build_algo()
         try:
             if resume is not None:
-                algo.restore_from_path(str(resume[0].resolve()))
+                _restore(algo, *resume)
                 print(f"resuming from {resume[0].name} ({run.iteration} iterations, {run.env_steps:,} env steps, "
                       f"{run.before / 60:.1f} min done)")  # fmt: skip
             code, path = _train_loop(algo, recipe, run, checkpoints, limit, progress)
@@ -310,13 +394,22 @@ def train(recipe: RLlibRecipe, fresh: bool = False, progress: bool = True) -> in
     return code
 
 
+def _restore(algo: Any, path: Path, card: dict[str, Any]) -> None:
+    """RLlib's state restored from a private copy of the checkpoint at ``path``, every file checked against ``card``
+    as it is copied (``restore_from_path`` unpickles them all)."""
+    try:
+        with verified_copy(path, card) as copy:
+            algo.restore_from_path(str(copy))
+    except CheckpointError as exc:
+        raise ConfigError(f"cannot resume from {path}: {exc}") from None
+
+
 def _train_loop(
     algo: Any, recipe: RLlibRecipe, run: _Run, checkpoints: Path, limit: float | None, progress: bool
 ) -> tuple[int, Path]:  # fmt: skip
     """PPO iterations until ``training.iterations`` or the time limit, with checkpoints; Ctrl-C / SIGTERM save one
     and return 130."""
     from tqdm import tqdm
-
 
     training = recipe.training
 

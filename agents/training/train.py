@@ -35,7 +35,13 @@ from dicearena.agents.evaluation.recipes import (
 from dicearena.agents.evaluation.recipes import resume_changes as recipe_changes
 from dicearena.agents.model_files import ModelFile, save_model
 from dicearena.agents.sb3_agent import SB3Agent
-from dicearena.agents.training.checkpoints import latest_checkpoint, newest_loadable, remove_all, save_checkpoint
+from dicearena.agents.training.checkpoints import (
+    checkpoints_newest_first,
+    latest_checkpoint,
+    newest_loadable,
+    remove_all,
+    save_checkpoint,
+)
 from dicearena.agents.training.sb3_recipe import AlgorithmSection
 from dicearena.agents.training.tasks import (
     all_tasks,
@@ -122,6 +128,9 @@ def plan_resume(recipe: TrainRecipe, out: Path, fresh: bool) -> ModelFile | None
         return None
     checkpoint = newest_loadable(out / "checkpoints")
     if checkpoint is None:
+        if checkpoints_newest_first(out / "checkpoints"):  # starting over would prune them, and clear a pool
+            raise ConfigError(f"none of the checkpoints in {out / 'checkpoints'} loads (each is named above); add "
+                              "--fresh to start over")  # fmt: skip
         return None
     try:
         previous = validate_config(TrainRecipe, load_yaml(out / "config.yaml"))

@@ -1,42 +1,23 @@
-"""Learned value tables (Easy Come's position values, Extra!'s planning values): files, cards and scoring.
+"""Learned value tables (Easy Come's position values, Extra!'s planning values, Yay!'s board values): the trainers'
+command line, scoring and cards.
 
-Why one module: a table-valued agent ships as an ``.npz`` of plain arrays (loading it runs no code, unlike a
-pickle) beside a card (``dicearena.agents.shipped``), and each trainer scores its table head to head against its game's
-baselines the same way; this holds that plumbing once.
+Why one module: a table-valued agent ships as an ``.npz`` of plain arrays (``dicearena.agents.table_files``: loading it
+runs no code, unlike a pickle) beside a card (``dicearena.agents.shipped``), and each trainer scores its table head to
+head against its game's baselines the same way; this holds that plumbing once.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from dicearena.agents import table_player
 from dicearena.agents.evaluation.play import head_to_head
 from dicearena.agents.evaluation.ship import git_commit
 
-__all__ = ["command_line", "load_arrays", "save_arrays", "score_and_card", "trainer_parser"]
-
-
-def save_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str, Any]) -> None:
-    """``arrays`` and ``meta`` (as JSON text) in one compressed .npz."""
-    np.savez_compressed(Path(path), meta=np.array(json.dumps(meta)), **arrays)
-
-
-def load_arrays(path: str | Path, names: tuple[str, ...]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """(the arrays ``names``, meta) of a file :func:`save_arrays` wrote; read without pickle, so an object array
-    is an error rather than code run."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no value table at {path}")
-    with np.load(path, allow_pickle=False) as data:
-        if set(data.files) != {*names, "meta"}:
-            raise ValueError(f"{path} is not a value table of {', '.join(names)} (it holds {sorted(data.files)})")
-        return {name: data[name] for name in names}, json.loads(str(data["meta"]))
+__all__ = ["command_line", "score_and_card", "trainer_parser"]
 
 
 def trainer_parser(description: str, name: str, score_games: int) -> argparse.ArgumentParser:

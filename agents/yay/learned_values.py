@@ -12,7 +12,9 @@ seats on the current table, fits a new table to each seat's result from every bo
 on the log-loss, with a ridge pulling each weight toward the previous table's, so a value of ``m`` seen rarely
 keeps its old weights), and keeps the generation that wins most against the hand-set lookahead on fixed
 evaluation games. The search is the lookahead's own (the same Monte Carlo throw-again plan and the same samples),
-so the table is the only difference.
+so the table is the only difference. The agent that plays a learned table, and reading one, are the policy layer's
+(``learned_lookahead``: ``LearnedLookaheadAgent``, ``load_table``); this module learns the table and writes it
+(``save_table``) with its card.
 
 Measured (2026-12-03, the shipped ``yay_td``, 4,000 games head to head, seats alternated): 0.585 [0.570, 0.600]
 against greedy, 0.462 [0.447, 0.477] against the hand-set lookahead. The fit leans on the sum lead rather than the
@@ -33,42 +35,18 @@ from numba import njit
 
 from dicearena.agents.evaluation.play import head_to_head
 from dicearena.agents.evaluation.stats import win_shares
-from dicearena.agents.training.value_tables import (
-    command_line,
-    load_arrays,
-    save_arrays,
-    score_and_card,
-    trainer_parser,
-)
+from dicearena.agents.table_files import save_arrays
+from dicearena.agents.training.value_tables import command_line, score_and_card, trainer_parser
 from dicearena.envs.common.game_batch import BatchedGame
 from dicearena.envs.yay import engine as E
 
 from .heuristics import BEAT
+from .learned_lookahead import LearnedLookaheadAgent, check_table
 from .lookahead import NUM_TERMS, VALUE_ROWS, YayLookaheadAgent, closest_end, lead_terms
 
-__all__ = ["TABLE", "LearnedLookaheadAgent", "fit_table", "load_table", "save_table", "train_board_values"]
+__all__ = ["fit_table", "save_table", "train_board_values"]
 
-TABLE = Path(__file__).resolve().parents[1] / "models" / "yay_td.npz"
 AGAINST = ("yay_lookahead", "yay_greedy", "random")  # the baselines a table is scored on
-
-
-class LearnedLookaheadAgent(YayLookaheadAgent):
-    """The lookahead on a learned value table (default: the shipped ``yay_td.npz``)."""
-
-    name = "yay_td"
-
-    def __init__(self, table: str | Path | np.ndarray | None = None, samples: int = 32, seed: int | None = None,
-                 end_weight: float = 1.5) -> None:  # fmt: skip
-        """``table``: a file :func:`save_table` wrote, or the (``VALUE_ROWS``, 4) weights; ``samples``, ``seed``,
-        ``end_weight``: as the lookahead's."""
-        super().__init__(samples=samples, end_weight=end_weight, seed=seed)
-        weights = load_table(TABLE if table is None else table)[0] if not isinstance(table, np.ndarray) else table
-        self.table = learned_value_table(_check_table(weights))
-
-
-def learned_value_table(weights: np.ndarray) -> np.ndarray:
-    """The search's (``VALUE_ROWS``, 5) table for learned weights: the weights, and a scale of 1."""
-    return np.ascontiguousarray(np.concatenate([weights, np.ones((VALUE_ROWS, 1))], axis=1), dtype=np.float64)
 
 
 def hand_weights(agent: YayLookaheadAgent) -> np.ndarray:
@@ -76,21 +54,10 @@ def hand_weights(agent: YayLookaheadAgent) -> np.ndarray:
     return agent.table[:, :NUM_TERMS] / agent.table[:, NUM_TERMS:]
 
 
-def _check_table(weights: Any) -> np.ndarray:
-    out = np.asarray(weights, dtype=np.float64)
-    if out.shape != (VALUE_ROWS, NUM_TERMS) or not np.isfinite(out).all():
-        raise ValueError(f"a yay_td table is ({VALUE_ROWS}, {NUM_TERMS}) finite numbers, got shape {out.shape}")
-    return out
-
-
 def save_table(path: str | Path, weights: np.ndarray, meta: dict[str, Any]) -> None:
-    save_arrays(path, {"weights": _check_table(weights)}, meta)
-
-
-def load_table(path: str | Path) -> tuple[np.ndarray, dict[str, Any]]:
-    """(weights, meta) of a file :func:`save_table` wrote; read without pickle."""
-    arrays, meta = load_arrays(path, ("weights",))
-    return _check_table(arrays["weights"]), meta
+    """``weights`` and ``meta`` in an .npz of plain arrays (``dicearena.agents.table_files``), what
+    ``learned_lookahead.load_table`` reads."""
+    save_arrays(path, {"weights": check_table(weights)}, meta)
 
 
 @njit(cache=True)
@@ -114,7 +81,7 @@ def fit_table(terms: np.ndarray, ends: np.ndarray, won: np.ndarray, prior: np.nd
               steps: int = 20) -> np.ndarray:  # fmt: skip
     """Per ``m``: the weights ``w`` maximising ``sum log P(result)`` with ``P(win) = sigmoid(2 w . terms)``, less
     ``ridge * |w - prior[m]|^2`` (Newton's method). ``won``: 1, 0, or 1/2 for a shared win or a truncated game."""
-    table = _check_table(prior).copy()
+    table = check_table(prior).copy()
     for m in range(VALUE_ROWS):
         rows = ends == m
         if not rows.any():
@@ -216,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
               "eval_games": args.eval_games, "seed": args.seed}  # fmt: skip
     save_table(args.out, weights, {**recipe, "kept": best["generation"]})
     print(f"wrote {args.out}")
-    card = {"loader": "dicearena.agents.yay.learned_values:LearnedLookaheadAgent", "recipe": recipe,
+    card = {"loader": "dicearena.agents.yay.learned_lookahead:LearnedLookaheadAgent", "recipe": recipe,
             "measured": {"generations": len(history), "kept": best["generation"],
                          "minutes": round(history[-1]["seconds"] / 60, 2),
                          "eval_win_rate": round(best["eval_win_rate"], 4)}}  # fmt: skip

@@ -22,7 +22,8 @@ uncrossed numbers, then the higher sum, ties to the first in seat order after it
     V = tanh(lead / (lead_scale + time_scale * m)),  m = the fewest empty squares of any row or column
 
 In the code the value is a table (``table``: per m, the weights of the lead's four terms and the scale), so a
-learned value (``learned_values``, the ``yay_td`` agent) plays through this same search.
+learned value (``learned_lookahead``, the ``yay_td`` agent, trained by ``learned_values``) plays through this same
+search.
 
 - The lead decides the game (the sum breaks ties), so it is the core. Only the best opponent's count enters it,
   so only that opponent's exposure counts.
