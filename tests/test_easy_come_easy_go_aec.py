@@ -217,11 +217,12 @@ def test_illegal_move_in_wrapped_env_ends_the_game_with_minus_one(caplog: pytest
 
 
 def test_out_of_range_in_wrapped_env_is_rejected() -> None:
+    """The raw env's errors (issue 21; PettingZoo's AssertOutOfBoundsWrapper gave a bare AssertionError)."""
     env = easy_come_easy_go_v0.env()
     env.reset(seed=0)
-    with pytest.raises(AssertionError, match="action space"):
+    with pytest.raises(ValueError, match="action 24 is out of range: actions are 0..23"):
         env.step(24)
-    with pytest.raises(AssertionError, match="action space"):
+    with pytest.raises(TypeError, match="action must be an int 0..23"):
         env.step(2.5)
 
 

@@ -7,7 +7,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-__all__ = ["ConfigError", "GameConfig", "validate_config"]
+__all__ = ["MAX_REWARD", "ConfigError", "GameConfig", "validate_config"]
+
+MAX_REWARD = 1e6  # a reward knob's bound (|value|): the faces' float32 rewards stay finite and exact to 1/16
 
 
 class ConfigError(ValueError):

@@ -152,6 +152,10 @@ class GameSpec:
     observation_bounds: Callable[[Any], tuple[float, float]] = lambda config: (0.0, 1.0)  # of every float slot
     gym_envs: dict[str, str] = field(default_factory=dict)  # Gymnasium task envs: "Name-v0" -> "module:Class"
     dice: Callable[[Any, Any], Any] | None = None  # (config, dice) -> chance source: the faces' ``dice=`` keyword
+    # (config, seat) -> why ``seat`` can never decide in any game under ``config`` (naming the keys), or None: the
+    # seat-vs-opponents faces refuse such a learner seat when built (a seat that only may not decide, by chance, is
+    # skipped game by game instead)
+    seat_never_decides: Callable[[Any, int], str | None] | None = None
 
     def __post_init__(self) -> None:
         needed = ENGINE_FUNCTIONS + (SIMULTANEOUS_FUNCTIONS if self.dynamics == "simultaneous" else ())

@@ -27,7 +27,7 @@ from .chance import ChanceSource
 from .contract import CHANCE, NOBODY, SIMULTANEOUS, TRUNCATED, GameSpec
 from .game_table import GameTable
 from .rewards import shaped_reward_python
-from .table import coerce_action, wrap_classic
+from .table import wrap_classic
 
 __all__ = ["GameAEC", "make_env"]
 
@@ -81,7 +81,7 @@ class GameAEC(GameTable, AECEnv):
             return
         E, seat, n = self.spec.engine, self._seat[agent], self.sizes.actions
         if type(action) is not int or not 0 <= action < n:
-            action = coerce_action(action, n, self._help)
+            action = self.check_action(action)
         state = self.engine_state.copy()  # the move and its chance events land here; kept only if all goes well
         shaped = self._potentials is not None
         if shaped:

@@ -25,6 +25,7 @@ from .config import validate_config
 from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
 from .rewards import pay_shaping_python
 from .streams import stream_keys
+from .table import check_seed
 
 __all__ = ["BatchedGame", "CHUNKS_PER_THREAD"]
 
@@ -67,7 +68,7 @@ class BatchedGame:
         self.sizes = sizes = spec.sizes(self.config)
         self.num_players, self.observation_size, self.num_actions = sizes.num_players, sizes.observation, sizes.actions
         self._header = np.ascontiguousarray(spec.engine.header(self.config), dtype=np.int32)
-        self._streams = stream_keys(seed, n)
+        self._streams = stream_keys(check_seed(seed), n)
         self._codes = np.zeros(n, dtype=np.int64)  # each chunk's first illegal action (at most a chunk per game)
         self._pot = np.zeros((n, 2, sizes.num_players), dtype=np.float64)
         self._words = np.zeros((n, max(1, sizes.words)), dtype=np.int64)
@@ -135,6 +136,7 @@ class BatchedGame:
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
         """Start all B games; ``seed`` reseeds the chance stream (later restarts continue it)."""
+        seed = check_seed(seed)
         saved = self.snapshot() if self._chance is not None and self._started else None
         if seed is not None:
             self._streams = stream_keys(seed, self.num_envs)

@@ -22,6 +22,7 @@ from gymnasium import spaces
 
 from .batching import LegalDiscrete, read_only
 from .chance import ChanceSource, injected_chance
+from .config import ConfigError
 from .contract import GameSpec
 from .game_batch import BatchedGame
 from .seating import FixedSeating, Seating, choose
@@ -73,6 +74,11 @@ class SeatCore:
         self.seating = seating if seating is not None else FixedSeating(opponents, self.batch.num_players,
                                                                          learner_seat)  # fmt: skip
         self.learner_seat = getattr(self.seating, "learner_seat", None)  # an int while the learner keeps one seat
+        never = self.spec.seat_never_decides
+        why = never(self.config, self.learner_seat) if never is not None and self.learner_seat is not None else None
+        if why:
+            raise ConfigError(f"{self.spec.title} seat env: the learner's seat {self.learner_seat} never has a "
+                              f"decision under this config: {why}")  # fmt: skip
         self.seats = np.zeros(self.num_envs, dtype=np.int64)
         self.assignment = np.full((self.num_envs, self.batch.num_players), -1, dtype=np.int64)
         self._rows = np.arange(self.num_envs)
@@ -93,7 +99,9 @@ class SeatCore:
         return self._obs is not None
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Start all N games and play the opponents up to each learner decision (``seed`` reseeds them too)."""
+        """Start all N games and play the opponents up to each learner decision (``seed`` reseeds them too; a bad
+        seed changes nothing)."""
+        seed = check_seed(seed)
         if seed is not None:
             for k, policy in enumerate(self.seating.policies):
                 if callable(getattr(policy, "reset", None)):

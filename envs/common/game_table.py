@@ -15,10 +15,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .chance import ChanceSource, SeededChance
+from .chance import ChanceSource, SeededChance, given_outcome
 from .config import validate_config
 from .contract import CHANCE, NOBODY, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
-from .table import check_seed
+from .table import check_seed, coerce_action
 
 __all__ = ["MAX_SKIPPED", "GameTable"]
 
@@ -182,29 +182,18 @@ class GameTable:
     def _resolve_chance(self, state: np.ndarray, seat: int | None = None) -> int:
         """Chance events until a decision or the end, on ``state`` (a copy: a failing source changes nothing);
         return ``to_act`` after them."""
-        E = self.spec.engine
-        check = not getattr(self.chance, "trusted", False)
-        seat = E.to_act(state) if seat is None else seat
+        seat = self.spec.engine.to_act(state) if seat is None else seat
         chance_step = self._kernels.aec_chance
-        while seat == CHANCE:
-            try:
-                outcome = self.chance.outcome(E, state, self._outcome, self._words)
-            except Exception as exc:  # a bad value stays a ValueError / TypeError; anything else a RuntimeError
-                kind = type(exc) if isinstance(exc, ValueError | TypeError) else RuntimeError
-                raise kind(f"{self.spec.title}: the chance source failed ({type(exc).__name__}: {exc}); the game is "
-                           "unchanged") from exc  # fmt: skip
-            if check:
-                outcome = np.asarray(outcome, dtype=np.int32)
-                if outcome.shape != self._outcome.shape:
-                    raise ValueError(f"{self.spec.title}: a chance outcome has {self._outcome.shape[0]} values, got "
-                                     f"{outcome.shape}; the game is unchanged")  # fmt: skip
-                code = E.check_outcome(state, outcome)
-                if code != 0:
-                    why = self.spec.explain_outcome(self.config, int(code))
-                    raise ValueError(f"{self.spec.title}: chance outcome {outcome.tolist()} refused: {why}; the game "
-                                     "is unchanged")  # fmt: skip
+        while seat == CHANCE:  # the batched and seat faces' check of an injected outcome (chance.given_outcome)
+            outcome = given_outcome(self.chance, self.spec, self.config, state, self._outcome, self._words)
             seat = chance_step(state, outcome)
         return int(seat)
+
+    def check_action(self, action: Any) -> int:
+        """``action`` as an action id ``0..A-1``, or the TypeError / ValueError of every face (``table.coerce_action``,
+        with the game's wording of its ids); what ``step`` and ``env()``'s wrapping check first."""
+        n = self.sizes.actions
+        return action if type(action) is int and 0 <= action < n else coerce_action(action, n, self._help)
 
     def _acting_seats(self, state: np.ndarray) -> list[int]:
         """The seats that decide now in a simultaneous game, in seat order."""

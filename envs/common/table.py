@@ -15,14 +15,29 @@ from pettingzoo.utils import wrappers
 
 from .dice import DiceSource, SeededDice
 
-__all__ = ["check_faces", "check_seed", "coerce_action", "dice_source", "reseed", "wrap_classic"]
+__all__ = ["CheckActionWrapper", "check_faces", "check_seed", "coerce_action", "dice_source", "reseed", "wrap_classic"]
 
 
 def wrap_classic(raw: AECEnv) -> AECEnv:
-    """PettingZoo classic wrapping: an illegal move ends the game with -1 for the mover."""
+    """PettingZoo classic wrapping: an illegal move ends the game with -1 for the mover; an action that is no action
+    id at all (a bool, a string, out of range) is the raw env's error first (``CheckActionWrapper``)."""
     e = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrappers.OrderEnforcingWrapper(CheckActionWrapper(e))
+
+
+class CheckActionWrapper(wrappers.BaseWrapper):
+    """The raw env's action check (its ``check_action``: the TypeError / ValueError every face gives) before
+    PettingZoo's wrappers see the action, which they would mishandle: a bool indexes the action mask as an array
+    ("truth value ambiguous"), a NumPy unsigned id is "not in action space", a string or an out-of-range id a bare
+    AssertionError. The action goes on as a plain int, so a legal-typed but illegal id still ends the game with -1
+    for the mover (``TerminateIllegalWrapper``); a finished agent's step (``None``) passes as it is."""
+
+    def step(self, action: Any) -> None:
+        raw, agent = self.unwrapped, self.agent_selection
+        if not (raw.terminations.get(agent, True) or raw.truncations.get(agent, True)):
+            action = raw.check_action(action)
+        super().step(action)
 
 
 def coerce_action(action: Any, num_actions: int, action_help: str) -> int:

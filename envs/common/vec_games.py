@@ -20,6 +20,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .table import check_seed
+
 __all__ = ["MaskedGames", "StepReturn", "sb3_names", "twin_name"]
 
 StepReturn = tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]  # SB3's VecEnvStepReturn
@@ -73,7 +75,8 @@ class MaskedGames:
 
     def seed(self, seed: int | None = None) -> list[int | None]:
         """Seed the shared chance stream at the next ``reset()`` (SB3 convention: seeds seed + i per game; ``None``
-        draws a fresh seed)."""
+        draws a fresh seed; a bad seed is an error and changes nothing)."""
+        seed = check_seed(seed)
         if seed is None:
             seed = int(np.random.randint(0, np.iinfo(np.uint32).max, dtype=np.uint32))
         self._seeds = [seed + i for i in range(self.num_envs)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from dicearena.envs.common.config import GameConfig
+from dicearena.envs.common.config import MAX_REWARD, GameConfig
 
 from .engine import MAX_PLAYERS
 
@@ -16,8 +16,10 @@ class EasyComeEasyGoConfig(GameConfig):
     first_player: int | None = Field(
         None, ge=0, lt=MAX_PLAYERS, description="None: the rulebook's roll-off picks; a seat: it starts"
     )
-    win_reward: float = Field(1.0, description="reward of the winner")
-    loss_reward: float = Field(-1.0, description="reward of every other player after a win")
+    win_reward: float = Field(1.0, ge=-MAX_REWARD, le=MAX_REWARD, description="reward of the winner")
+    loss_reward: float = Field(
+        -1.0, ge=-MAX_REWARD, le=MAX_REWARD, description="reward of every other player after a win"
+    )
     zero_sum: bool = Field(
         False,
         description="zero-sum rewards instead of win_reward / loss_reward: +1 the winner, -1/(P-1) each other "

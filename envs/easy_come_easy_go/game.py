@@ -12,7 +12,7 @@ from . import engine as E
 from .config import EasyComeEasyGoConfig
 from .render import render_ansi, render_rgb
 
-__all__ = ["ACTION_HELP", "EASY_COME_EASY_GO", "describe_action", "explain_illegal", "seat_info"]
+__all__ = ["ACTION_HELP", "EASY_COME_EASY_GO", "describe_action", "explain_illegal", "seat_info", "seat_never_decides"]
 
 ACTION_HELP = (
     f"actions are 0..{E.NUM_ACTIONS - 1}: 0-8 collect that prize, 9-23 freeze dice subset (action - 8, bit i = die i)"
@@ -40,6 +40,19 @@ def explain_illegal(config: EasyComeEasyGoConfig | None, state: np.ndarray, seat
         return f"the dice {state[E.DICE : E.DICE + E.NUM_DICE].tolist()} do not satisfy it"
     frozen = [bool((state[E.FROZEN] >> i) & 1) for i in range(E.NUM_DICE)]
     return f"it includes a die already frozen (frozen: {frozen})"
+
+
+def seat_never_decides(config: EasyComeEasyGoConfig, seat: int) -> str | None:
+    """Why ``seat`` never has a turn under ``config``, or None: turns go round from the first player, so with a fixed
+    ``first_player`` a seat whose first turn comes after ``max_turns`` never decides (the roll-off may pick any)."""
+    if config.first_player is None:
+        return None
+    first_turn = (seat - config.first_player) % config.num_players + 1
+    if first_turn <= config.max_turns:
+        return None
+    return (f"'max_turns' {config.max_turns} ends every game before seat {seat}'s first turn: with 'first_player' "
+            f"{config.first_player} seat {seat} first plays turn {first_turn} (set max_turns >= {first_turn}, or "
+            "first_player None)")  # fmt: skip
 
 
 _FROZEN = tuple(tuple(bool((m >> i) & 1) for i in range(E.NUM_DICE)) for m in range(1 << E.NUM_DICE))
@@ -72,6 +85,7 @@ EASY_COME_EASY_GO = register_game(
         classic="dicearena.envs.easy_come_easy_go_v0",
         action_help=lambda config: ACTION_HELP,
         info=seat_info,
+        seat_never_decides=seat_never_decides,
         dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "Easy Come, Easy Go"),
         bench_targets={"env": 1.5, "batched": 200.0},
         gym_envs={"EasyComeEasyGoTurn-v0": "dicearena.envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv"},

@@ -13,7 +13,7 @@ from .engine import NUM_PRIZES
 
 __all__ = ["MAX_VALUE", "TurnTaskConfig", "UniformIntValues"]
 
-MAX_VALUE = 10**9  # prize values stay exact in float64 sums and fit the engine's int32 chance outcomes
+MAX_VALUE = 10**9  # prize values stay exact in float64 sums, fit the engine's int32 chance outcomes and float32 rewards
 
 
 class UniformIntValues(GameConfig):
@@ -44,9 +44,10 @@ class TurnTaskConfig(GameConfig):
 
     @model_validator(mode="after")
     def _values_make_sense(self) -> TurnTaskConfig:
-        bad = [v for v in self.prize_values if not (np.isfinite(v) and v >= 0)]
+        bad = [v for v in self.prize_values if not (np.isfinite(v) and 0 <= v <= MAX_VALUE)]
         if bad:
-            raise ValueError(f"'prize_values' must be 9 finite numbers >= 0, got {self.prize_values}")
+            raise ValueError(f"'prize_values' must be 9 numbers in 0..{MAX_VALUE} (a prize's value is its reward, a "
+                             f"float32), got {bad[0]}")  # fmt: skip
         if self.value_distribution is not None:
             if "prize_values" in self.model_fields_set:
                 raise ValueError("set either 'prize_values' (fixed) or 'value_distribution' (drawn), not both")

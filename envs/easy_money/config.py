@@ -89,12 +89,14 @@ class EasyMoneyConfig(GameConfig):
             raise ValueError("'zero_sum': true needs reward='win' (reward='money' pays money changes, no win / loss)")
         if self.first_player is not None and self.first_player >= self.num_players:
             raise ValueError(f"'first_player' must be None or a seat 0..{self.num_players - 1}")
-        if len(self.wad_values) != NUM_WADS or any(type(v) is not int or v < 1 for v in self.wad_values):
-            raise ValueError(f"'wad_values' are {NUM_WADS} positive integers (purple, red, green, blue)")
-        if any(type(c) is not int or c < 0 for c in self.start_wads):
-            raise ValueError("'start_wads' are 4 counts >= 0 (purple, red, green, blue)")
-        if len(self.lucky_dice_odds) != NUM_LUCKY or any(type(v) is not int or v < 0 for v in self.lucky_dice_odds):
-            raise ValueError("'lucky_dice_odds' are 6 integers >= 0 (odds to 1 on 4, 5, 6, 8, 9, 10)")
+        wads, odds = self.wad_values, self.lucky_dice_odds  # each entry must fit the engine's int32 header
+        if len(wads) != NUM_WADS or any(type(v) is not int or not 1 <= v <= MAX_KNOB for v in wads):
+            raise ValueError(f"'wad_values' are {NUM_WADS} positive integers up to {MAX_KNOB} (purple, red, green, "
+                             "blue)")  # fmt: skip
+        if any(type(c) is not int or not 0 <= c <= MAX_KNOB for c in self.start_wads):
+            raise ValueError(f"'start_wads' are 4 counts 0..{MAX_KNOB} (purple, red, green, blue)")
+        if len(odds) != NUM_LUCKY or any(type(v) is not int or not 0 <= v <= MAX_KNOB for v in odds):
+            raise ValueError(f"'lucky_dice_odds' are 6 integers 0..{MAX_KNOB} (odds to 1 on 4, 5, 6, 8, 9, 10)")
         pile = self.supply - self.pot_start - self.num_players * self.start_money
         if pile < 1:
             raise ValueError(

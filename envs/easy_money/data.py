@@ -14,7 +14,8 @@ name ends in ``.json`` is read as JSON instead (same keys).
 The subset: ``# comments``; top-level ``key: value`` lines; a block list under a key (``  - item`` lines); an item
 is a scalar (an integer or a bare or quoted word) or a flow mapping ``{key: value, ...}`` of scalars; a top-level
 value may also be a flow list ``[a, b, c]``. Every file may give ``count: N``, a guard that the list has exactly N
-entries (a forgotten or doubled line is an error, not a different game).
+entries (a forgotten or doubled line is an error, not a different game). A file is read only if it is a regular
+file of at most ``MAX_FILE_BYTES`` (1 MiB): a device, a pipe, a directory or a larger file is a ``DataError``.
 """
 
 from __future__ import annotations
@@ -23,15 +24,16 @@ import functools
 import json
 import os
 import re
+import stat
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 __all__ = [
-    "JACKPOT_KINDS", "MAX_JACKPOT", "MAX_SPACES", "MAX_TICKETS", "MAX_WALL", "SPACE_TYPES", "DataError", "GameData",
-    "JackpotCard", "WallStreetCard", "default_path", "load_board", "load_game_data", "load_jackpot", "load_tickets",
-    "load_wall_street", "parse_file",
+    "JACKPOT_KINDS", "MAX_FILE_BYTES", "MAX_JACKPOT", "MAX_SPACES", "MAX_TICKETS", "MAX_WALL", "SPACE_TYPES",
+    "DataError", "GameData", "JackpotCard", "WallStreetCard", "default_path", "load_board", "load_game_data",
+    "load_jackpot", "load_tickets", "load_wall_street", "parse_file",
 ]  # fmt: skip
 
 # Space type codes (the index in SPACE_TYPES is the code the engine reads).
@@ -51,6 +53,7 @@ MAX_TICKETS = 32
 MAX_WALL = 32
 MAX_JACKPOT = 32
 MAX_AMOUNT = 1000  # a card's amount, in units
+MAX_FILE_BYTES = 1 << 20  # 1 MiB: a data file is read only up to this size (the shipped ones are under 2 KB)
 
 FILES = {
     "board": "board.yaml",
@@ -220,14 +223,44 @@ def parse_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     return {k: [i.value for i in v.value] if isinstance(v.value, list) else v.value for k, v in _read(path).items()}
 
 
-def _read(path: str | os.PathLike[str]) -> dict[str, _Item]:
-    p = Path(path)
+def _read_text(p: Path, name: str) -> str:
+    """The text of ``p``, a regular file of at most ``MAX_FILE_BYTES``, else a DataError that says ``name``.
+
+    Opened without blocking and checked on the open file: a device (``/dev/zero``), a pipe or a directory is
+    refused before a byte is read (one would never end, one never start), and at most one byte past the limit is
+    ever read, so a file that grows meanwhile cannot fill the memory either."""
+    limit = f"a data file is a regular file of at most {MAX_FILE_BYTES} bytes (1 MiB)"
     try:
-        text = p.read_text(encoding="utf-8")
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
-        raise DataError(f"{p}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(f"{p}: cannot read it ({exc})") from None
+        raise DataError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise DataError(f"{name}: cannot read it ({exc})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DataError(f"{name}: not a regular file (a directory, device or pipe); {limit}")
+        data = b""
+        while len(data) <= MAX_FILE_BYTES:
+            chunk = os.read(fd, MAX_FILE_BYTES + 1 - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except OSError as exc:
+        raise DataError(f"{name}: cannot read it ({exc})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise DataError(f"{name}: larger than {MAX_FILE_BYTES} bytes; {limit}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{name}: cannot read it ({exc})") from None
+
+
+def _read(path: str | os.PathLike[str], key: str | None = None) -> dict[str, _Item]:
+    """The file's top-level items; ``key`` (the config key that named the file) is said in a refusal of the file."""
+    p = Path(path)
+    text = _read_text(p, str(p) if key is None else f"{p} (the {key!r} file)")
     return _from_json(text, str(p)) if p.suffix.lower() == ".json" else _parse_yaml_subset(text, str(p))
 
 
@@ -348,7 +381,7 @@ _LOADERS = {"board": _board, "lottery_tickets": _tickets, "wall_street": _wall_s
 
 @functools.lru_cache(maxsize=64)
 def _load_cached(kind: str, path: str, mtime_ns: int, size: int) -> Any:
-    return _LOADERS[kind](_read(path), path)
+    return _LOADERS[kind](_read(path, kind), path)
 
 
 def _load(kind: str, path: str | os.PathLike[str] | None) -> Any:
@@ -358,7 +391,7 @@ def _load(kind: str, path: str | os.PathLike[str] | None) -> Any:
     except FileNotFoundError:
         raise DataError(f"{p}: no such {kind.replace('_', ' ')} file") from None
     except OSError as exc:
-        raise DataError(f"{p}: cannot read it ({exc})") from None
+        raise DataError(f"{p} (the {kind!r} file): cannot read it ({exc})") from None
     return _load_cached(kind, str(p), st.st_mtime_ns, st.st_size)
 
 

@@ -13,7 +13,7 @@ from . import engine as E
 from .config import EasyMoneyConfig
 from .render import render_ansi, render_rgb
 
-__all__ = ["EASY_MONEY", "table_info"]
+__all__ = ["EASY_MONEY", "seat_never_decides", "table_info"]
 
 
 def table_info(config: EasyMoneyConfig | None, state: np.ndarray) -> dict[str, Any]:
@@ -39,6 +39,19 @@ def table_info(config: EasyMoneyConfig | None, state: np.ndarray) -> dict[str, A
     }
 
 
+def seat_never_decides(config: EasyMoneyConfig, seat: int) -> str | None:
+    """Why ``seat`` never decides under ``config``, or None. Every seat with money stakes before each turn, so only a
+    game where nobody starts with money (``start_wads`` all 0) and that ends after the fixed ``first_player``'s
+    single turn (money comes to another seat at the earliest by that turn's Lottery, which ends it) leaves the other
+    seats without a decision."""
+    fixed = config.first_player
+    if fixed is None or seat == fixed or config.start_money > 0 or config.max_turns > 1:
+        return None
+    return (f"'max_turns' 1 with 'first_player' {fixed} and 'start_wads' all 0 ends every game before seat {seat} "
+            f"decides (nobody has money to stake or bet, and seat {fixed}'s turn is the only one): set max_turns >= 2, "
+            "start_wads or first_player None")  # fmt: skip
+
+
 EASY_MONEY = register_game(
     GameSpec(
         id="easy_money",
@@ -52,6 +65,7 @@ EASY_MONEY = register_game(
         render_rgb=render_rgb,
         action_help=E.action_help,
         info=table_info,
+        seat_never_decides=seat_never_decides,
         bench_targets={"env": 1.0, "batched": 100.0},
         gym_envs={"GreedStop-v0": "dicearena.envs.easy_money.greed_task:GreedStopEnv"},
     )

@@ -16,9 +16,7 @@ class YayConfig(GameConfig):
     num_players: int = Field(2, ge=2, le=MAX_PLAYERS, description="players, seats player_0..")
     rows: int = Field(8, ge=3, le=MAX_SIDE, description="rows of the sheet")
     cols: int = Field(8, ge=3, le=MAX_SIDE, description="columns of the sheet")
-    die_size: float = Field(
-        1.27, gt=0.0, strict=False, description="side of a die in squares (1.27: a 19 mm die on 15 mm squares)"
-    )
+    die_size: float = Field(1.27, gt=0.0, description="side of a die in squares (1.27: a 19 mm die on 15 mm squares)")
     end_when: Literal["row_or_column", "row_and_column"] = Field(
         "row_or_column", description="the game ends at a full row or column, or only once both exist"
     )
