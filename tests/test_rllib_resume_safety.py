@@ -167,3 +167,20 @@ def test_a_ray_address_where_nothing_answers_is_an_error_line_within_seconds(tmp
     assert len(errors) == 1 and "'address' 'localhost:1': nothing answers at" in errors[0], proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
     assert not out.exists()
+
+
+def test_a_full_disk_during_an_rllib_run_is_an_error_line(tmp_path: Path, capsys, monkeypatch) -> None:
+    import errno
+
+    from dicearena.agents.training import rllib
+
+    def full_disk(*args: Any, **kwargs: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(rllib, "train", full_disk)
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text(yaml.safe_dump({"name": "t", "game": "easy_come_easy_go",
+                                      "training": {"iterations": 1, "output_dir": str(tmp_path / "run")}}))  # fmt: skip
+    assert rllib.main([str(recipe), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: could not write the run's files in") and "No space left on device" in err

@@ -57,7 +57,12 @@ def test_an_opponent_that_cannot_read_the_table_is_refused_before_the_model_is_b
 def test_a_checkpoint_name_taken_by_a_folder_ends_in_an_error_line(tmp_path: Path, capsys) -> None:
     out = tmp_path / "run"
     (out / "checkpoints" / "model_256_steps.zip").mkdir(parents=True)
-    assert train.main([str(write(tmp_path / "t.yaml", tiny_train_recipe(out, 512))), "--no-progress"]) == 1
+    cfg = write(tmp_path / "t.yaml", tiny_train_recipe(out, 512))
+    assert train.main([str(cfg), "--no-progress"]) == 2  # it is no checkpoint that loads, and none other is there
+    captured = capsys.readouterr()
+    assert "skipping checkpoint model_256_steps.zip: no saved model" in captured.out
+    assert captured.err.startswith("error: none of the checkpoints in") and "--fresh" in captured.err
+    assert train.main([str(cfg), "--no-progress", "--fresh"]) == 1  # --fresh cannot delete a folder: said so
     err = capsys.readouterr().err
     assert err.startswith("error: could not write the run's files in") and "model_256_steps.zip" in err
 

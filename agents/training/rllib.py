@@ -461,6 +461,10 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a checkpoint's name taken by a file: the saved checkpoints stay whole
+        print(f"error: could not write the run's files in {recipe.training.output_dir}: {exc}; fix that and run the "
+              "same command again to resume", file=sys.stderr)  # fmt: skip
+        return 1
 
 
 if __name__ == "__main__":
