@@ -16,6 +16,7 @@ import json
 import os
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ __all__ = [
     "build_policy",
     "read_metadata",
     "read_model_file",
+    "replace_atomically",
     "save_model",
 ]
 
@@ -205,6 +207,19 @@ def save_model(model: Any, path: str | Path, metadata: dict[str, Any] | None = N
         raise
     _fsync_dir(path.parent)
     return path
+
+
+def replace_atomically(target: Path, write: Callable[[Path], Any]) -> Path:
+    """``write(tmp)`` to a temp file beside ``target``, then rename it over ``target``: a reader, a kill or a full
+    disk leaves the old file or the new one, never half of one (a failed write removes its temp file)."""
+    tmp = target.with_name(f".{target.name}.tmp")
+    try:
+        write(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -55,7 +55,7 @@ def assert_pool_whole(out: Path, exact: bool = True) -> None:
         read_model_file(out / "pool" / name)
 
 
-def kill_at(monkeypatch: pytest.MonkeyPatch, event: int, after: bool) -> list[int]:
+def kill_at(monkeypatch: pytest.MonkeyPatch, event: int, after: bool) -> None:
     """Raise Killed at the ``event``-th file replace or delete (before it, or just after it)."""
     count = [0]
     real_replace, real_unlink = os.replace, pathlib.Path.unlink
@@ -72,7 +72,6 @@ def kill_at(monkeypatch: pytest.MonkeyPatch, event: int, after: bool) -> list[in
     monkeypatch.setattr(os, "replace", lambda a, b: hit(lambda: real_replace(a, b)))
     monkeypatch.setattr(pathlib.Path, "unlink", lambda self, missing_ok=False: hit(
         lambda: real_unlink(self, missing_ok=missing_ok)))  # fmt: skip
-    return count
 
 
 def test_a_kill_between_checkpoints_resumes_with_the_checkpoints_pool(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import zipfile
@@ -20,6 +19,7 @@ import yaml
 
 from dicearena.agents import agent_names, table_player
 from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.model_files import replace_atomically
 from dicearena.agents.shipped import MODELS, NAME, ShippedAgent, check_card, shipped, shipped_card
 
 __all__ = ["git_commit", "main", "match", "ship"]
@@ -58,16 +58,6 @@ def _run_files(run: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     return recipe, score
 
 
-def _replace_file(target: Path, write: Any) -> None:
-    """``write(tmp)`` then ``tmp`` renamed over ``target``: a reader sees the old file or the new, never half."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def ship(run: Path, name: str, commit: str, replace: bool = False) -> Path:
     """Copy a finished self-play run's model into ``agents/models`` as ``name``, with its card: the game, the
     config keys its observation needs, the players, the recipe, ``commit`` and the run's ``score.json``. ``name`` is
@@ -103,14 +93,14 @@ def ship(run: Path, name: str, commit: str, replace: bool = False) -> Path:
     check_card(name, card, MODELS)  # what shipped() will check when it reads the card back
     MODELS.mkdir(exist_ok=True)
     try:
-        _replace_file(MODELS / f"{name}.zip", lambda tmp: _copy_without_optimizer(run / "model.zip", tmp))
+        replace_atomically(MODELS / f"{name}.zip", lambda tmp: _copy_without_optimizer(run / "model.zip", tmp))
     except (zipfile.BadZipFile, OSError) as exc:
         raise ValueError(f"{run / 'model.zip'}: not a readable model zip ({exc})") from None
     path = MODELS / f"{name}.yaml"
     shown = str(run) if str(run).isprintable() else repr(str(run))  # the header stays one comment line
     header = f"# Shipped by: python -m dicearena.agents.evaluation.ship --ship {shown} {name}\n"
     text = header + yaml.safe_dump(card, sort_keys=False)
-    _replace_file(path, lambda tmp: tmp.write_text(text))
+    replace_atomically(path, lambda tmp: tmp.write_text(text))
     shipped.cache_clear()
     return path
 

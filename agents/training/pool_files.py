@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dicearena.agents.model_files import ModelFile, read_metadata
+from dicearena.agents.model_files import ModelFile, read_metadata, replace_atomically
 from dicearena.agents.snapshots import MANIFEST, SNAPSHOT_FILE, PoolFileError, checked_entries, read_manifest
 from dicearena.agents.training.checkpoints import checkpoints_newest_first
 
@@ -29,9 +28,8 @@ POOL_KEY = "selfplay_pool"  # a checkpoint's record of its pool: [{"file", "step
 
 def write_manifest(folder: Path, entries: list[dict[str, Any]]) -> None:
     """``pool.json`` listing ``entries``, replaced atomically."""
-    tmp = folder / f".{MANIFEST}.tmp"
-    tmp.write_text(json.dumps({"snapshots": entries}, indent=2))
-    os.replace(tmp, folder / MANIFEST)
+    text = json.dumps({"snapshots": entries}, indent=2)
+    replace_atomically(folder / MANIFEST, lambda tmp: tmp.write_text(text))
 
 
 def listed_by_checkpoints(checkpoints: Path) -> set[str]:
@@ -79,8 +77,9 @@ def cut_curve(curve: Path, steps: int) -> int:
     kept = rows[:1] + [r for r in rows[1:] if r and r[0].isdigit() and int(r[0]) <= steps]
     if len(kept) == len(rows):
         return 0
-    tmp = curve.with_name(f".{curve.name}.tmp")
-    with tmp.open("w", newline="") as handle:
-        csv.writer(handle).writerows(kept)
-    os.replace(tmp, curve)
+    def write(tmp: Path) -> None:
+        with tmp.open("w", newline="") as handle:
+            csv.writer(handle).writerows(kept)
+
+    replace_atomically(curve, write)
     return len(rows) - len(kept)
