@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test test-fast lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest
+
+test-fast: $(STAMP)  # everything but the tests marked slow (training, RLlib, notebooks, wheel): a few minutes
+	$(PY) -m ruff check .
+	$(PY) -m pytest -m "not slow"
 
 bench: $(STAMP)
 	$(VENV)/bin/dicearena bench  # every registered game, each against connect_four_v3 in the same run

@@ -44,9 +44,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.module:
         importlib.import_module(args.module)
+    try:
+        specs = [game_spec(game) for game in args.games or sorted(GAMES)]
+    except ValueError as error:  # a typo: the game's own message, with its suggestion
+        p.error(str(error))
     ok = True
-    for game in args.games or sorted(GAMES):
-        ok &= bench(game_spec(game), args, make_env, make_parallel_env)
+    for spec in specs:
+        ok &= bench(spec, args, make_env, make_parallel_env)
     return 0 if ok else 1
 
 

@@ -27,15 +27,19 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     import dicearena.envs  # noqa: F401  (registers the suite's games)
     from dicearena.envs.common.batching import max_threads
-    from dicearena.envs.common.contract import GAMES
+    from dicearena.envs.common.contract import GAMES, game_spec
     from dicearena.envs.common.game_batch import BatchedGame
 
+    try:
+        games = [game_spec(game).id for game in args.games or sorted(GAMES)]
+    except ValueError as error:  # a typo: the game's own message, with its suggestion
+        p.error(str(error))
     if not 2 <= args.threads <= max_threads():
         p.error(f"--threads must be in 2..{max_threads()} (numba's thread pool here), got {args.threads}")
     print(f"{'game':<22}{'engine, 1 thread':>18}{f'{args.threads} threads':>14}{'ratio':>8}  target"
           f"{'loop, 1 thread':>18}{f'{args.threads} threads':>14}{'ratio':>8}")  # fmt: skip
     ok = True
-    for game in args.games or sorted(GAMES):
+    for game in games:
         rates: dict[tuple[int, bool], list[float]] = {(t, e): [] for t in (1, args.threads) for e in (True, False)}
         for threads in (1, args.threads):  # warm-up: compiling must not count
             batched_steps_per_second(BatchedGame(game, 64, threads=threads, copy=False), 64, 0.05)

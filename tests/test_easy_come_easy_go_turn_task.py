@@ -62,7 +62,7 @@ def test_example_b_ends_with_no_prize_and_reward_zero() -> None:
     assert (reward, terminated) == (0.0, False)
     assert np.flatnonzero(info["action_mask"]).tolist() == [E.FREEZE_OFFSET + 0b1000]  # nothing satisfied
     _, reward, terminated, _, info = env.step(E.FREEZE_OFFSET + 0b1000)
-    assert (reward, terminated, info["prize"]) == (0.0, True, None)
+    assert (reward, terminated, info["prize"]) == (0.0, True, -1)  # NO_PRIZE: an int, as every prize
 
 
 def test_reward_is_the_value_of_the_prize_collected_under_drawn_values() -> None:
@@ -79,7 +79,7 @@ def test_reward_is_the_value_of_the_prize_collected_under_drawn_values() -> None
         while not terminated:
             action = int(sample_masked(info["action_mask"][None], rng)[0])
             obs, reward, terminated, _, info = env.step(action)
-        expected = values[info["prize"]] if info["prize"] is not None else 0.0
+        expected = values[info["prize"]] if info["prize"] >= 0 else 0.0
         assert reward == expected
         np.testing.assert_array_equal(info["prize_values"], values)  # fixed within the episode
     assert len({tuple(v) for v in drawn}) > 150  # drawn afresh each episode
@@ -171,7 +171,7 @@ def test_vec_env_shapes_masks_and_auto_reset() -> None:
             info = infos[i]
             assert info["terminal_observation"].shape == (TURN_OBS_SIZE,)
             assert info["episode"]["r"] == rewards[i]
-            if info["prize"] is None:
+            if info["prize"] < 0:
                 assert rewards[i] == 0.0
             else:
                 assert rewards[i] == info["terminal_observation"][T_VALUES + info["prize"]] * 5.0

@@ -28,6 +28,7 @@ from dicearena.agents.evaluation.recipes import (
     Imports,
     OutputDir,
     RunName,
+    check_recipe_kind,
     import_modules,
     load_yaml,
     make_output_dir,
@@ -37,7 +38,7 @@ from dicearena.agents.evaluation.recipes import section as checked_section
 from dicearena.agents.model_files import read_model_file
 from dicearena.agents.registry import table_adapter
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
-from dicearena.envs.common.contract import GAMES
+from dicearena.envs.common.contract import GAMES, nearest_games
 
 Result = tuple[str, str, list[dict[str, Any]]]
 
@@ -93,10 +94,13 @@ def load_recipe(path: Path) -> _Recipe:
     """The recipe at ``path`` with every value checked (agents' names and arguments, the game's config keys)."""
 
     raw = load_yaml(path)
+    check_recipe_kind(raw, path, "evaluate")
     import_modules(raw)
     game = raw.get("game")
-    if game not in GAMES:
-        raise ConfigError(f"'game' must be one of {sorted(GAMES)}, got {game!r}")
+    if not isinstance(game, str) or game not in GAMES:
+        near = nearest_games(game)
+        hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+        raise ConfigError(f"'game' must be one of {sorted(GAMES)}, got {game!r}{hint}")
     benches = benchmarks_of(game)
     agents = raw.get("agents")
     if isinstance(agents, dict):

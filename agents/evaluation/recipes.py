@@ -16,7 +16,8 @@ from pydantic import Field
 
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
 
-__all__ = ["MAX_NODES", "OutputDir", "RunName", "Seed", "load_yaml", "make_output_dir", "resume_changes", "section"]
+__all__ = ["MAX_NODES", "OutputDir", "RunName", "Seed", "check_recipe_kind", "load_yaml", "make_output_dir",
+           "recipe_kind", "resume_changes", "section"]
 
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000  # values in a recipe after aliases are expanded (ours have under 100)
@@ -92,6 +93,43 @@ def load_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: expected a YAML mapping (key: value lines) at the top level")
     _count(raw, [MAX_NODES])
     return raw
+
+
+# What each kind of recipe is run with, and the top-level keys that tell it apart from the others.
+RECIPE_KINDS = {
+    "train": ("dicearena train", "a training recipe (it has a 'task' section)"),
+    "rllib": ("dicearena rllib", "an RLlib training recipe (it has 'ray'/'ppo' sections)"),
+    "evaluate": ("dicearena evaluate", "an evaluation recipe (it has 'game' and 'agents' but no 'task')"),
+}
+
+
+def recipe_kind(raw: dict[str, Any]) -> str | None:
+    """Which tool a recipe is for, read off its top-level keys: ``train`` (a ``task`` section, or ``training``
+    without ``game``), ``rllib`` (a ``game`` with ``ray``/``ppo``/``module`` sections), ``evaluate`` (``game`` or
+    ``agents``, no ``task`` or ``training``); None when the keys do not say (the tool's own checks then name what is
+    wrong)."""
+    keys = set(raw)
+    if "task" in keys and "agents" not in keys:
+        return "train"
+    if "game" in keys and keys & {"ray", "ppo", "module"} and not keys & {"agents", "task"}:
+        return "rllib"
+    if "training" in keys and not keys & {"game", "agents"}:
+        return "train"
+    if keys & {"game", "agents"} and not keys & {"task", "training"}:
+        return "evaluate"
+    return None
+
+
+def check_recipe_kind(raw: dict[str, Any], path: Path, expected: str) -> None:
+    """A ConfigError when the recipe at ``path`` is for another tool than ``expected``, naming the command to use."""
+    from importlib import resources
+
+    kind = recipe_kind(raw)
+    if kind is not None and kind != expected:
+        command, what = RECIPE_KINDS[kind]
+        bundled = path.is_absolute() and path.parent == Path(str(resources.files("dicearena.configs")))
+        name = path.stem if bundled else str(path)  # a bundled recipe by the name the user gave
+        raise ConfigError(f"{name} is {what}, not one for `{RECIPE_KINDS[expected][0]}`: run `{command} {name}`")
 
 
 C = TypeVar("C", bound=GameConfig)

@@ -48,6 +48,7 @@ from dicearena.agents.evaluation.recipes import (
     OutputDir,
     RunName,
     Seed,
+    check_recipe_kind,
     import_modules,
     load_yaml,
     make_output_dir,
@@ -176,7 +177,9 @@ class RLlibRecipe(GameConfig):
 
 def load_recipe(path: Path, **training_overrides: Any) -> RLlibRecipe:
     """The recipe at ``path`` (with ``training`` overrides), every value checked, the game's config included."""
-    raw = load_yaml(recipe_path(path))
+    path = recipe_path(path)
+    raw = load_yaml(path)
+    check_recipe_kind(raw, path, "rllib")
     import_modules(raw)
     if training_overrides and isinstance(raw.get("training"), dict):
         raw["training"] = {**raw["training"], **training_overrides}

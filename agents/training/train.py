@@ -16,6 +16,7 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from dicearena.agents.evaluation.recipes import (
     OutputDir,
     RunName,
     Seed,
+    check_recipe_kind,
     import_modules,
     load_yaml,
     make_output_dir,
@@ -52,7 +54,7 @@ from dicearena.agents.training.tasks import (
 )
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
 
-__all__ = ["TrainRecipe", "latest_checkpoint", "load_recipe", "main", "train"]
+__all__ = ["TrainRecipe", "latest_checkpoint", "load_recipe", "main", "progress_callback", "train"]
 
 # Keys a resumed run cannot change: the task, the network and the seed are what the checkpoint was made of.
 FIXED_ON_RESUME = ("task.", "algorithm.name", "algorithm.policy_kwargs.", "training.seed")
@@ -101,6 +103,7 @@ def load_recipe(path: Path, **training_overrides: Any) -> TrainRecipe:
     """The recipe at ``path`` (with ``training`` overrides), every value checked, the task's config included."""
 
     raw = load_yaml(path)
+    check_recipe_kind(raw, path, "train")
     import_modules(raw)
     if training_overrides and isinstance(raw.get("training"), dict):
         raw["training"] = {**raw["training"], **training_overrides}
@@ -176,6 +179,67 @@ def _restore(model: Any, checkpoint: ModelFile) -> None:
     model._n_updates = int(updates) if isinstance(updates, int) else 0
 
 
+def progress_callback(total: int, done: int, desc: str, time_left: Callable[[], float] | None = None,
+                      clock: Callable[[], float] = time.monotonic, disable: bool = False, file: Any = None) -> Any:
+    """An SB3 callback showing a tqdm bar over the whole run: ``done`` of ``total`` steps at the start (a resumed
+    run's restored count), then the model's step count, never more than ``total`` (the last rollout overshoots).
+    The time left is the steps left at this run's average speed (a rollout-and-update cycle makes the momentary
+    speed swing), or the time limit's remainder (``time_left``, seconds) when that comes first.
+
+    Why not SB3's ``progress_bar=True``: on a resumed run it counts from 0 against a total that ignores the
+    restored steps, so it runs past its total, and its early speed estimate gives hours for a minute's run."""
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm import tqdm
+
+    class Bar(tqdm):
+        """tqdm with the steps written with thousands separators and our own estimate of the time left."""
+
+        @property
+        def format_dict(self) -> dict[str, Any]:
+            info = super().format_dict
+            ran = clock() - started
+            rate = (self.n - done) / ran if ran > 0 and self.n > done else None
+            left = (total - self.n) / rate if rate else None
+            limit = time_left() if time_left is not None else None
+            if limit is not None and (left is None or limit < left):
+                left_text = f"{tqdm.format_interval(max(limit, 0.0))} (time limit)"
+            else:
+                left_text = "?" if left is None else tqdm.format_interval(left)
+            speed = "?" if rate is None else f"{rate:,.0f}"
+            info.update(steps=f"{self.n:,}", total_steps=f"{total:,}", ran=tqdm.format_interval(ran),
+                        left=left_text, speed=speed)  # fmt: skip
+            return info
+
+    started = clock()
+    bar = Bar(total=total, initial=min(done, total), desc=desc, disable=disable, file=file, leave=True,
+              bar_format="{desc}: {percentage:3.0f}%|{bar}| {steps}/{total_steps} steps [{ran}<{left}, {speed} "
+              "steps/s{postfix}]")  # fmt: skip
+
+    class Progress(BaseCallback):
+        """Moves ``bar`` to the model's step count after every vectorised step; closes it when training ends."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.bar = bar
+
+        def advance_to(self, steps: int) -> None:
+            steps = min(int(steps), total)
+            if steps > bar.n:
+                bar.update(steps - bar.n)
+
+        def _on_step(self) -> bool:
+            self.advance_to(self.num_timesteps)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.close()
+
+        def close(self) -> None:
+            bar.close()
+
+    return Progress()
+
+
 def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resume: ModelFile | None = None) -> int:
     import torch
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList
@@ -235,19 +299,24 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
               "raise total_timesteps or time_limit_minutes to train on, or add --fresh")  # fmt: skip
     else:
         previous_handler = signal.signal(signal.SIGTERM, on_sigterm)
+        time_left = None if limit is None else lambda: limit - seconds()
+        bar = progress_callback(training.total_timesteps, model.num_timesteps, recipe.name, time_left,
+                                disable=not progress)  # fmt: skip
         try:
             model.learn(
                 total_timesteps=remaining,
-                callback=CallbackList([*task_callbacks, Checkpoints()]),  # a step's snapshot is in its checkpoint
+                # a step's snapshot is in its checkpoint; the bar last, so it shows the step the others saw
+                callback=CallbackList([*task_callbacks, Checkpoints(), bar]),
                 reset_num_timesteps=resume is None,
                 tb_log_name=recipe.name,
-                progress_bar=progress,
             )
         except KeyboardInterrupt:
+            bar.close()
             path = checkpoint()
             print(f"\ninterrupted: saved {path}; run the same command again to resume")
             return 130
         finally:
+            bar.close()
             signal.signal(signal.SIGTERM, previous_handler)
         checkpoint()
     minutes = (time.monotonic() - started) / 60

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import reprlib
-from typing import Any, TypeVar
+import types
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -40,10 +42,93 @@ def _short(value: Any) -> str:
     return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
-def _describe(error: dict[str, Any]) -> str:
-    key = ".".join(str(part) for part in error["loc"])
+def _unwrap(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated[...]`` and ``| None``."""
+    while True:
+        if get_origin(annotation) is Annotated:
+            annotation = get_args(annotation)[0]
+        elif get_origin(annotation) in (Union, types.UnionType) and type(None) in get_args(annotation):
+            members = [a for a in get_args(annotation) if a is not type(None)]
+            if len(members) != 1:
+                return Union[tuple(members)]  # noqa: UP007  (a union of the rest, built at run time)
+            annotation = members[0]
+        else:
+            return annotation
+
+
+def _is_tag(member: Any, part: Any) -> bool:
+    """Whether ``part`` is pydantic's name of the union member ``member`` in a location: ``NetArch``,
+    ``list[constrained-int]``, ``literal['a','b']``."""
+    member = _unwrap(member)
+    names = {getattr(member, "__name__", None), getattr(get_origin(member), "__name__", None)}
+    names |= {getattr(get_origin(member), "_name", None)}  # typing.Literal
+    return isinstance(part, str) and part.partition("[")[0].lower() in {n.lower() for n in names if n}
+
+
+def _step(annotation: Any, part: Any) -> tuple[Any, bool] | None:
+    """The type at ``part`` (one element of an error's location) inside a value of type ``annotation``, and whether
+    ``part`` is a key the user wrote rather than pydantic's tag of a union member; None: the walk cannot follow."""
+    annotation = _unwrap(annotation)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, field in annotation.model_fields.items():
+            if part in (name, field.alias):
+                return field.annotation, True
+        return None
+    if origin in (Union, types.UnionType):
+        for member in args:
+            if _is_tag(member, part):
+                return member, False
+        return next((found for member in args if (found := _step(member, part)) is not None), None)
+    if origin in (list, tuple, set, frozenset) and isinstance(part, int) and args:
+        return args[0], True
+    if origin is dict and len(args) == 2:
+        return args[1], True
+    return None
+
+
+def _walk(model: type[BaseModel], loc: tuple[Any, ...]) -> tuple[list[str], list[str], type[BaseModel] | None]:
+    """Along an error's ``loc``: the keys the user wrote (pydantic's union tags dropped), those of the section holding
+    the last key, and that section's model (None: not a model, or the walk could not follow the types)."""
+    annotation: Any = model
+    path: list[str] = []
+    section_path: list[str] = []
+    section: type[BaseModel] | None = None
+    following = True
+    for i, part in enumerate(loc):
+        if i == len(loc) - 1 and following:
+            section_path, holder = list(path), _unwrap(annotation)
+            section = holder if isinstance(holder, type) and issubclass(holder, BaseModel) else None
+        found = _step(annotation, part) if following else None
+        if found is None:
+            following = False
+            path.append(str(part))
+            continue
+        annotation, written = found
+        if written:
+            path.append(str(part))
+    return path, section_path, section
+
+
+def _keys(model: type[BaseModel]) -> list[str]:
+    return [field.alias or name for name, field in model.model_fields.items()]
+
+
+def _describe(model: type[BaseModel], error: dict[str, Any], sections: dict[str, list[str]]) -> str:
+    """One problem, its key dotted from the top; an unknown key adds the keys allowed in its section to
+    ``sections`` (dotted path -> keys) and names the nearest one."""
+    loc = tuple(error["loc"])
+    path, section_path, section = _walk(model, loc)
+    key = ".".join(path)
     if error["type"] == "extra_forbidden":
-        return f"unknown key {key[:MAX_SHOWN]!r}"
+        text = f"unknown key {key[:MAX_SHOWN]!r}"
+        if section is not None:
+            allowed = _keys(section)
+            near = difflib.get_close_matches(str(loc[-1]), allowed, n=1)
+            if near:
+                text += f" (did you mean {near[0]!r}?)"
+            sections.setdefault(".".join(section_path), allowed)
+        return text
     if not key:
         return error["msg"].removeprefix("Value error, ")[:500]
     return f"{key[:MAX_SHOWN]!r}: {error['msg'][:300]} (got {_short(error.get('input'))})"
@@ -65,9 +150,11 @@ def validate_config(model: type[C], config: C | dict[str, Any] | None = None, **
     try:
         return model.model_validate(values)
     except ValidationError as exc:
-        allowed = ", ".join(model.model_fields)
         errors = exc.errors()
-        problems = "; ".join(_describe(e) for e in errors[:MAX_PROBLEMS])
+        sections: dict[str, list[str]] = {}  # where an unknown key is: the keys allowed there
+        problems = "; ".join(_describe(model, e, sections) for e in errors[:MAX_PROBLEMS])
         if len(errors) > MAX_PROBLEMS:
             problems += f"; and {len(errors) - MAX_PROBLEMS} more"
-        raise ConfigError(f"bad {model.__name__}: {problems}. Allowed keys: {allowed}") from None
+        allowed = ". ".join(f"Allowed keys{f' in {path!r}' if path else ''}: {', '.join(keys)}"
+                            for path, keys in (sections or {"": _keys(model)}).items())  # fmt: skip
+        raise ConfigError(f"bad {model.__name__}: {problems}. {allowed}") from None

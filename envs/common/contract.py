@@ -47,7 +47,9 @@ returns how many (``-1``: not enumerable), so solvers need no chance code of the
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,6 +77,7 @@ __all__ = [
     "game_module",
     "game_reference",
     "game_spec",
+    "nearest_games",
     "register_game",
     "register_task",
     "resolve_spec",
@@ -251,9 +254,22 @@ def game_spec(game: str | GameSpec) -> GameSpec:
             importlib.import_module(module)
     spec = GAMES.get(game) or TASK_GAMES.get(game)
     if spec is None:
-        known = ", ".join(sorted(GAMES) + sorted(TASK_GAMES)) or "none"
-        raise ValueError(f"unknown game {game!r}; registered games and tasks: {known}")
+        near = nearest_games(game)
+        hint = f" (did you mean {' or '.join(map(repr, near))}?)" if near else ""
+        raise ValueError(f"unknown game {repr(game)[:80]}{hint}; games: {', '.join(sorted(GAMES)) or 'none'}")
     return spec
+
+
+def nearest_games(name: Any) -> list[str]:
+    """The registered game (or task) ids closest to ``name``, best first (at most 3; none when nothing is close). A
+    PettingZoo id or module name (``dicearena/yay-v0``, ``yay_v0``) is read as its game id."""
+    if not isinstance(name, str):
+        return []
+    known = sorted(GAMES) + sorted(TASK_GAMES)
+    bare = re.sub(r"[-_]v\d+$", "", name.strip().removeprefix("dicearena/").removeprefix("dicearena.envs."))
+    if bare in known and bare != name:
+        return [bare]
+    return difflib.get_close_matches(bare, known, n=3)
 
 
 # --- Tasks: one-player games on the contract that a game's task envs serve (Easy Come's turn task, Extra!'s

@@ -290,6 +290,11 @@ class SeatCore:
         return actions.astype(np.int64)
 
 
+def _typed(info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` without its ``None`` values (``SeatEnv``: one type per key whenever the key is present)."""
+    return {key: value for key, value in info.items() if value is not None}
+
+
 class SeatEnv(gymnasium.Env):
     """One game at one seat as a Gymnasium env, with ``info["action_mask"]`` and ``action_masks()``; infos also hold
     the spec's ``info`` / ``seat_info`` (at the end: of the final state, with ``final_rewards`` and ``final_state``).
@@ -304,6 +309,12 @@ class SeatEnv(gymnasium.Env):
     game's dice interface, ``GameSpec.dice``) replaces the seeded chance, e.g. with a rulebook example's exact
     dice: a restarted game's first chance event waits for ``reset``, so no outcome is spent on a game nobody plays.
     Render modes are the spec's renderers (``ansi``, ``rgb_array``).
+
+    Every info key holds one type whenever it is present, so Gymnasium's vector envs (``make_vec``, sync or async),
+    which merge their envs' infos key by key into one array per key, take every id: a key the spec's ``info`` /
+    ``seat_info`` sets to ``None`` for "not applicable" (no dice once a game is over, no event yet) is left out of
+    the info then, as a key that applies only at the end (``final_state``) is left out before it; the vector info's
+    ``_<key>`` mask says where a key is present.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"]}  # gymnasium.make reads it; an instance: its own
@@ -338,7 +349,7 @@ class SeatEnv(gymnasium.Env):
         self._over, self._final = False, None
         self.action_space.game_started(seed)
         info = {**self.core.spec_info(self.core.batch.states[0]), "action_mask": masks[0].copy()}
-        return obs[0].copy(), info | self.core.reset_infos[0]  # the games skipped on the way, if any
+        return obs[0].copy(), _typed(info | self.core.reset_infos[0])  # the games skipped on the way, if any
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         name = f"{self.core.spec.title} seat env"
@@ -362,9 +373,9 @@ class SeatEnv(gymnasium.Env):
             truncated = info.pop("truncated")
             info.pop("episode")
             info["action_mask"] = np.zeros(self.action_space.n, dtype=np.int8)
-            return final, float(rewards[0]), not truncated, truncated, info
+            return final, float(rewards[0]), not truncated, truncated, _typed(info)
         info = {**self.core.spec_info(self.core.batch.states[0]), "action_mask": masks[0].copy()}
-        return obs[0].copy(), float(rewards[0]), False, False, info
+        return obs[0].copy(), float(rewards[0]), False, False, _typed(info)
 
     def action_masks(self) -> np.ndarray:
         return self._mask_now() != 0

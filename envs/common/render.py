@@ -7,7 +7,8 @@ from functools import lru_cache
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["PLAYER_COLOURS", "draw_die", "fit_text", "font", "new_canvas", "to_array", "text_centered", "wrap_text"]
+__all__ = ["PLAYER_COLOURS", "draw_banner", "draw_die", "fit_text", "font", "new_canvas", "to_array", "text_centered",
+           "wrap_text"]
 
 RGB = tuple[int, int, int]
 
@@ -51,6 +52,13 @@ def to_array(image: Image.Image) -> np.ndarray:
 
 def text_centered(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: RGB) -> None:
     draw.text(centre, text, fill=fill, font=font(size), anchor="mm")
+
+
+def draw_banner(draw: ImageDraw.ImageDraw, width: int, text: str, fill: RGB, height: int = 40, size: int = 17,
+                ink: RGB = (30, 30, 30)) -> None:  # fmt: skip
+    """A full-width status bar across the top of a picture, ``text`` centred (cut short to fit)."""
+    draw.rectangle((0, 0, width, height), fill=fill)
+    text_centered(draw, (width / 2, height / 2), fit_text(text, size, width - 16), size, ink)
 
 
 def fit_text(text: str, size: int, width: float) -> str:
