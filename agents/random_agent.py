@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit, prange
 
 from dicearena.agents.base import Agent
+from dicearena.envs.common.batching import ThreadChoice
 from dicearena.envs.common.table import check_seed
 
 __all__ = ["RandomAgent", "sample_masked"]
@@ -39,7 +40,8 @@ def _sample_masked_parallel(masks: np.ndarray, uniforms: np.ndarray, out: np.nda
         _pick(masks, uniforms, out, b)
 
 
-PARALLEL_ROWS = 1024  # from this many rows the picks are spread over numba's threads (below, starting them costs more)
+PARALLEL_ROWS = 1024  # from this many rows the picks may go to numba's threads (below, starting them costs more)
+_THREAD_CHOICE = ThreadChoice()  # ... while that measures faster (on a busy machine one thread can be)
 
 
 def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -47,8 +49,12 @@ def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     first, so the picks are the same whatever the thread count."""
     masks = np.ascontiguousarray(masks)
     out = np.empty(masks.shape[0], dtype=np.int64)
-    pick = _sample_masked_parallel if masks.shape[0] >= PARALLEL_ROWS else _sample_masked
-    pick(masks, rng.random(masks.shape[0]), out)
+    uniforms = rng.random(masks.shape[0])
+    if masks.shape[0] >= PARALLEL_ROWS:
+        _THREAD_CHOICE.run(masks.shape[0], lambda: _sample_masked(masks, uniforms, out),
+                           lambda: _sample_masked_parallel(masks, uniforms, out))  # fmt: skip
+    else:
+        _sample_masked(masks, uniforms, out)
     return out
 
 

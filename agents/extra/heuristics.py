@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from dicearena.agents.base import StatePlanner
+from dicearena.envs.common.batching import ThreadChoice
 from dicearena.envs.extra import engine as E
 from dicearena.envs.extra.config import ExtraConfig
 
@@ -278,6 +279,7 @@ class _SheetAgent(StatePlanner):
             raise ValueError(f"{self.name}: params must be 3 finite numbers (alpha, extra_weight, rare_bonus)")
         self._numbers = number_bonus(self.params)
         self._tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self.thread_choice = ThreadChoice()  # expectimax on numba's threads while that is faster (a busy machine)
 
     def _sheet_tables(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(index of each state's sheet layout (k,), row tables (L, 11, 31), column tables (L, 3, 31))."""
@@ -319,23 +321,14 @@ class _SheetAgent(StatePlanner):
             raise ValueError(f"{self.name}: seats {seats.tolist()} are not all seats of their games")
         sheet_of, rows, cols = self._sheet_tables(states)
         threads = numba.get_num_threads()
-        parallel = self.kind == KIND_EXPECTIMAX and len(states) >= PARALLEL_ROWS and threads > 1
-        extra = (min(len(states), threads),) if parallel else ()
-        (_choose_parallel if parallel else _choose)(
-            np.ascontiguousarray(states, dtype=np.int32),
-            np.ascontiguousarray(masks, dtype=np.int8),
-            np.ascontiguousarray(seats),
-            sheet_of,
-            self.kind,
-            rows,
-            cols,
-            self._numbers,
-            THROWS,
-            THROW_PROBS,
-            out,
-            values,
-            *extra,
-        )
+        args = (np.ascontiguousarray(states, dtype=np.int32), np.ascontiguousarray(masks, dtype=np.int8),
+                np.ascontiguousarray(seats), sheet_of, self.kind, rows, cols, self._numbers, THROWS, THROW_PROBS,
+                out, values)  # fmt: skip
+        if self.kind == KIND_EXPECTIMAX and len(states) >= PARALLEL_ROWS and threads > 1:
+            self.thread_choice.run(len(states), lambda: _choose(*args),
+                                   lambda: _choose_parallel(*args, min(len(states), threads)))  # fmt: skip
+        else:
+            _choose(*args)
         return out, values
 
 

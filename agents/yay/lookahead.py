@@ -74,6 +74,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from dicearena.envs.common.batching import ThreadChoice
 from dicearena.envs.yay import engine as E
 from dicearena.envs.yay.chance import LANDING_KEYS
 
@@ -319,6 +320,7 @@ class YayLookaheadAgent(StatePlanner):
                                     axis=1)  # fmt: skip
         self.samples = int(samples)
         self.rng = np.random.default_rng(seed)
+        self.thread_choice = ThreadChoice()  # the rows on numba's threads while that is faster (a busy machine)
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the generator of the simulated throws (None keeps the current stream)."""
@@ -332,8 +334,10 @@ class YayLookaheadAgent(StatePlanner):
         keys = self.rng.integers(0, LANDING_KEYS, size=(batch, self.samples))
         out = np.empty(batch, dtype=np.int64)
         threads = numba.get_num_threads()
+        args = (st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out)
         if batch >= PARALLEL_ROWS and threads > 1:
-            _choose_parallel(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out, 4 * threads)
+            self.thread_choice.run(batch, lambda: _choose_range(*args, 0, batch),
+                                   lambda: _choose_parallel(*args, 4 * threads))  # fmt: skip
         else:
-            _choose_range(st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out, 0, batch)
+            _choose_range(*args, 0, batch)
         return out

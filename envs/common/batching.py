@@ -2,6 +2,7 @@
 
 - ``MAX_BATCH`` / ``check_num_envs``: the batch-size contract of every batched engine; ``check_threads``: its
   thread count's.
+- ``ThreadChoice``: whether a kernel's parallel build pays, decided by the clock (a shared machine).
 - ``read_only``: the read-only view of engine states the batched faces hand out.
 - ``LegalDiscrete``: a ``Discrete`` whose blind ``sample()`` draws a legal action, so generic tools (Gymnasium's
   and SB3's env checkers, quick random rollouts) never hit the engines' illegal-action errors.
@@ -12,13 +13,17 @@ stable-baselines3).
 from __future__ import annotations
 
 import copy
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from gymnasium import spaces
 
-__all__ = ["MAX_BATCH", "LegalDiscrete", "check_num_envs", "check_threads", "max_threads", "read_only"]
+__all__ = ["MAX_BATCH", "LegalDiscrete", "ThreadChoice", "check_num_envs", "check_threads", "max_threads", "read_only",
+           "start_thread_pool"]
+
+T = TypeVar("T")
 
 MAX_BATCH = 65536
 
@@ -39,6 +44,26 @@ def max_threads() -> int:
     return int(numba.config.NUMBA_NUM_THREADS)
 
 
+def start_thread_pool() -> None:
+    """Start numba's thread pool now, keeping torch's thread count if torch is loaded.
+
+    Why: here numba's pool and torch share one OpenMP runtime, and numba starting its pool (at its first parallel
+    call, or here) sets that runtime's thread count to numba's, silently undoing an earlier
+    ``torch.set_num_threads(1)``. Measured (issue 22): a (2048, 64) ``torch.tanh`` went from 0.34 ms to 7.7 ms, and
+    with two other busy processes default Greed training fell to 0.05x of its quiet speed. Started when
+    ``dicearena.envs`` is imported, so a thread count set after that stays set.
+    """
+    import sys
+
+    import numba
+
+    torch = sys.modules.get("torch")
+    before = torch.get_num_threads() if torch is not None else None
+    numba.get_num_threads()  # launches the pool (the threading layer and its OpenMP runtime)
+    if torch is not None and torch.get_num_threads() != before:
+        torch.set_num_threads(before)
+
+
 def check_threads(threads: Any) -> int:
     """``threads`` as an int in 1..``max_threads()`` (``None``: all of them), or a TypeError / ValueError saying
     what is allowed."""
@@ -50,6 +75,85 @@ def check_threads(threads: Any) -> int:
     if not 1 <= threads <= most:
         raise ValueError(f"threads must be in 1..{most} (numba's thread pool on this machine) or None, got {threads}")
     return int(threads)
+
+
+class ThreadChoice:
+    """Runs a kernel's serial or parallel build, whichever the clock says is faster per item now.
+
+    Why: a parallel step ends when its slowest thread does, and on a shared machine a thread whose core another
+    process holds waits a scheduler slice; with one core busy, two threads ran at 0.18-0.64x of one (issue 22). The
+    builds compute the same thing (every game draws its own stream), so the choice changes speed only. Both builds
+    are timed first (three calls each, the first left out: it may compile; the faster of the other two counts, as a
+    thread pool's first call can be slow); then the faster build runs, and the other
+    is re-timed now and then: after ``retry`` calls, twice as many each time it loses again (``first_retry`` once
+    it wins), and never before the time the last losing retry cost is at most ``overhead`` of the time run since,
+    so re-timing a build however slow costs at most that share. ``mode``: ``"auto"``; ``"parallel"`` /
+    ``"serial"`` always run that build (tests of a build; the speed benchmarks' fixed sides).
+    """
+
+    WARM_UP = 3  # timings of each build before the first choice
+
+    def __init__(self, mode: Literal["auto", "parallel", "serial"] = "auto", first_retry: int = 16,
+                 longest_retry: int = 1024, weight: float = 0.25, overhead: float = 0.02) -> None:  # fmt: skip
+        if mode not in ("auto", "parallel", "serial"):
+            raise ValueError(f"mode must be 'auto', 'parallel' or 'serial', got {mode!r}")
+        self.mode = mode
+        self.first_retry, self.longest_retry, self.weight, self.overhead = first_retry, longest_retry, weight, overhead
+        self.cost: dict[bool, float | None] = {False: None, True: None}  # seconds per item, smoothed
+        self._seen = {False: 0, True: 0}
+        self._best = True
+        self._retry = first_retry
+        self._until_retry = first_retry
+        self._lost = 0.0  # seconds the last losing retry cost beyond the best build
+        self._since = 0.0  # seconds run on the best build since
+
+    def parallel(self) -> bool:
+        """Whether the next call should run the parallel build."""
+        if self.mode != "auto":
+            return self.mode == "parallel"
+        for build in (True, False):  # each build timed WARM_UP times (the first may compile) before any choice
+            if self._seen[build] < self.WARM_UP:
+                return build
+        if self._until_retry <= 0 and self._lost <= self.overhead * self._since:
+            return not self._best
+        return self._best
+
+    def record(self, parallel: bool, seconds: float, items: int) -> None:
+        """One call's time: ``items`` (games, rows) in ``seconds`` on the ``parallel`` build or not."""
+        self._seen[parallel] += 1
+        if self.mode != "auto" or self._seen[parallel] == 1:
+            return
+        items = max(items, 1)
+        cost, known = seconds / items, self.cost[parallel]
+        if self._seen[parallel] <= self.WARM_UP:  # the best of the first timings: one slow start must not decide
+            self.cost[parallel] = cost if known is None else min(known, cost)
+            if min(self._seen.values()) == self.WARM_UP:  # both timed: choose, and wait before re-timing the loser
+                self._best = self.cost[True] < self.cost[False]
+                self._lost = abs(self.cost[True] - self.cost[False]) * items
+            return
+        best = self.cost[self._best]
+        retry = parallel != self._best
+        # a retry's sample replaces the estimate: that is as old as the last retry, and the load may have changed
+        self.cost[parallel] = cost if retry else known + self.weight * (cost - known)
+        faster = self.cost[True] < self.cost[False]
+        if retry:  # the other build won, or lost again
+            won = faster == parallel
+            self._retry = self.first_retry if won else min(2 * self._retry, self.longest_retry)
+            self._until_retry = self._retry
+            self._lost = 0.0 if won else max(0.0, seconds - best * items)
+            self._since = 0.0
+        else:
+            self._until_retry -= 1
+            self._since += seconds
+        self._best = faster
+
+    def run(self, items: int, serial: Callable[[], T], parallel: Callable[[], T]) -> T:
+        """``serial()`` or ``parallel()`` as :meth:`parallel` says, timed for the next choice."""
+        use = self.parallel()
+        started = time.perf_counter()
+        result = parallel() if use else serial()
+        self.record(use, time.perf_counter() - started, items)
+        return result
 
 
 def read_only(array: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .batching import check_num_envs, check_threads, read_only
+from .batching import ThreadChoice, check_num_envs, check_threads, read_only
 from .chance import ChanceSource, given_outcome
 from .config import validate_config
 from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
@@ -51,7 +51,9 @@ class BatchedGame:
 
     ``threads`` (default 1; ``None``: every core): the batch is cut into ranges of games (``CHUNKS_PER_THREAD`` per
     thread) that the threads step in parallel, each taking the next range when done (numba's ``prange``). The
-    games are the same for every count: each game draws its own keyed stream.
+    games are the same for every count: each game draws its own keyed stream. ``threads`` is the most a step uses:
+    the steps run on one thread while that measures faster (``thread_choice``: e.g. when other processes keep a
+    core busy; ``ThreadChoice("parallel")`` always runs the threads).
     An injected ``chance`` source plays on one thread.
     """
 
@@ -61,6 +63,7 @@ class BatchedGame:
     ) -> None:  # fmt: skip
         self.spec = spec = game_spec(game)
         self.threads = check_threads(threads)
+        self.thread_choice = ThreadChoice()  # serial or parallel steps, by the clock (``threads`` > 1)
         self.simultaneous = spec.dynamics == "simultaneous"
         self.config = validate_config(spec.config, config, **config_overrides)
         self.num_envs = n = check_num_envs(num_envs)
@@ -238,11 +241,17 @@ class BatchedGame:
 
     def _keyed(self, name: str, *args: Any) -> Any:
         """The keyed driver ``name`` called on ``args`` plus its chunks: serial, one chunk, on one thread (or one
-        game); else the parallel build over ``CHUNKS_PER_THREAD`` chunks per thread, each thread taking the next
-        chunk when it is done with one (numba's chunk size 1: dynamic scheduling), so a core that runs slower than
-        the other (seen on this VM: 25% apart) does less of the batch instead of holding up the step."""
+        game); else, while ``thread_choice`` measures it faster (a busy machine can make it slower), the parallel
+        build over ``CHUNKS_PER_THREAD`` chunks per thread, each thread taking the next chunk when it is done with
+        one (numba's chunk size 1: dynamic scheduling), so a core that runs slower than the other (seen on this VM:
+        25% apart) does less of the batch instead of holding up the step."""
+        serial = getattr(self._kernels, name)
         if self._threads == 1 or self.num_envs == 1:
-            return getattr(self._kernels, name)(*args, self._codes[:1])
+            return serial(*args, self._codes[:1])
+        return self.thread_choice.run(self.num_envs, lambda: serial(*args, self._codes[:1]),
+                                      lambda: self._parallel(name, args))  # fmt: skip
+
+    def _parallel(self, name: str, args: tuple[Any, ...]) -> Any:
         numba.set_num_threads(self._threads)
         before = numba.set_parallel_chunksize(1)
         try:
