@@ -16,8 +16,11 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("dicearena.agents.training.train", "train an agent from a recipe (a file, or a bundled name)"),
     "evaluate": ("dicearena.agents.evaluation.evaluate", "play agents against each other from a recipe"),
+    "play": ("dicearena.agents.evaluation.human_play", "play a game yourself against agents, in the terminal"),
+    "replay": ("dicearena.agents.evaluation.replay", "write a GIF (or MP4) of a game between named agents"),
     "bench": ("dicearena.bench.bench_game", "every game's faces against connect_four_v3, measured in one run"),
     "bench-threads": ("dicearena.bench.bench_threads", "every game's batched engine on 2 threads against 1"),
+    "bench-contention": ("dicearena.bench.bench_contention", "threads and training with other processes busy"),
     "ship": ("dicearena.agents.evaluation.ship", "shipped agents against their games' heuristics; --ship a run"),
     "rllib": ("dicearena.agents.training.rllib", "self-play PPO on Ray RLlib from a recipe (the rllib extra)"),
     "curves": ("dicearena.agents.training.self_play", "plot self-play runs' learning curves"),

@@ -6,17 +6,14 @@ seeded chance (``dicearena.envs.common.chance.SeededChance``), the stream the ba
 seed a
 1-game batch plays the same game. ``dice`` may be any source with ``roll(k)`` (``dicearena.envs.common.dice``), e.g. a
 rulebook example's exact dice: the env asks it for one ``roll(k)`` per chance event, in engine order.
+
+``describe_action(config, state, action)`` words an action id, with the signature every game's spec shares (with an
+engine state, e.g. ``env.state()``, it names what only the state knows, such as the dice thrown).
 """
 
 from dicearena.envs.common.classic import classic_envs
-from dicearena.envs.easy_come_easy_go.game import EASY_COME_EASY_GO
-from dicearena.envs.easy_come_easy_go.game import describe_action as _describe
+from dicearena.envs.easy_come_easy_go.game import EASY_COME_EASY_GO, describe_action
 
 __all__ = ["describe_action", "env", "raw_env"]
 
 env, raw_env = classic_envs(EASY_COME_EASY_GO, __name__)
-
-
-def describe_action(action: int) -> str:
-    """Human wording of an action id, e.g. ``collect prize 3 (7 exactly)`` or ``freeze dice 1, 2``."""
-    return _describe(None, action)

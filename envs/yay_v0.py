@@ -5,11 +5,13 @@ inside ``reset`` and ``step``. By default chance is the contract's seeded chance
 (``dicearena.envs.common.chance.SeededChance``), the stream the batched engine draws, so with the same seed a 1-game
 batch plays the same game. ``dice`` may be a throw source with ``roll(3)`` and ``land(die_size, rows, cols)``
 (``dicearena.envs.yay.chance``: e.g. ``ScriptedThrows`` for a rule's example); its outcomes are checked by the engine.
+
+``describe_action(config, state, action)`` words an action id, with the signature every game's spec shares (with an
+engine state, e.g. ``env.state()``, it names what only the state knows, such as the dice thrown).
 """
 
 from dicearena.envs.common.classic import classic_envs
-from dicearena.envs.yay.game import EVENT_NAMES, YAY
-from dicearena.envs.yay.game import action_words as describe_action
+from dicearena.envs.yay.game import EVENT_NAMES, YAY, describe_action
 
 __all__ = ["EVENT_NAMES", "describe_action", "env", "raw_env"]
 

@@ -606,7 +606,7 @@ def test_sb3_agent_missing_file(tmp_path) -> None:
 def test_make_agent_registry() -> None:
     assert isinstance(make_agent("random", seed=1), RandomAgent)
     assert isinstance(make_agent("eceg_myopic"), MyopicAgent) and make_agent("eceg_myopic").reads_state
-    assert isinstance(make_agent("eceg_exact"), ExactTurnAgent) and not make_agent("eceg_exact").reads_state
+    assert isinstance(make_agent("eceg_exact_turn"), ExactTurnAgent) and not make_agent("eceg_exact_turn").reads_state
     assert isinstance(make_agent("eceg_heuristic", steal_bonus=(0.5, 2.0)), FullGameHeuristicAgent)
     assert make_agent("eceg_heuristic").reads_state
     with pytest.raises(ValueError, match="unknown agent 'heuristic'; did you mean 'eceg_heuristic'"):

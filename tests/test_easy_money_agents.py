@@ -74,7 +74,7 @@ def decide(agent, s: np.ndarray) -> int:
     mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
     E.legal_mask(s, seat, mask)
     action = int(agent.act_states(s[None], mask[None], np.array([seat]))[0])
-    assert mask[action] == 1, E.describe_action(None, action)
+    assert mask[action] == 1, E.describe_action(None, s, action)
     return action
 
 

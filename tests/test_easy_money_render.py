@@ -71,7 +71,7 @@ class Table:
 
     def act(self, action: int) -> None:
         seat = E.to_act(self.s)
-        assert E.is_legal(self.s, seat, action), E.describe_action(self.cfg, action)
+        assert E.is_legal(self.s, seat, action), E.describe_action(self.cfg, self.s, action)
         E.apply_action(self.s, seat, action)
 
     def move(self, frm: int, *pips: int) -> None:

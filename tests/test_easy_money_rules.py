@@ -110,7 +110,7 @@ class Game:
     def act(self, action: int) -> None:
         seat = E.to_act(self.s)
         assert seat >= 0, f"nobody decides: phase {E.PHASE_NAMES[self.phase]}"
-        assert action in self.legal(), (E.describe_action(self.config, action), sorted(self.legal()))
+        assert action in self.legal(), (E.describe_action(self.config, self.s, action), sorted(self.legal()))
         E.apply_action(self.s, seat, action)
         self.check()
 
@@ -1020,8 +1020,8 @@ def test_the_header_carries_the_knobs_so_one_engine_serves_every_config() -> Non
 
 def test_every_action_id_has_words_and_illegal_actions_say_why() -> None:
     cfg = config()
-    words = [E.describe_action(cfg, a) for a in range(E.NUM_ACTIONS)]
-    assert len(set(words)) == E.NUM_ACTIONS and "out of range" in E.describe_action(cfg, E.NUM_ACTIONS)
+    words = [E.describe_action(cfg, None, a) for a in range(E.NUM_ACTIONS)]
+    assert len(set(words)) == E.NUM_ACTIONS and "out of range" in E.describe_action(cfg, None, E.NUM_ACTIONS)
     assert words[stake(1, 5)] == "stake purple + green (6)" and words[wall(DOWN, 10)] == "Wall Street DOWN: blue (10)"
     assert len({b for b in combinations_with_replacement(range(4), 2)}) + 4 == E.NUM_BETS == 14
     g = Game()

@@ -97,7 +97,7 @@ def tiny_eval_recipe(out: Path) -> dict:
         "agents": {
             "random": {"kind": "random", "kwargs": {"seed": 0}},
             "myopic": {"kind": "eceg_myopic"},
-            "exact": {"kind": "eceg_exact"},
+            "exact": {"kind": "eceg_exact_turn"},
             "heuristic": {"kind": "eceg_heuristic"},
             "absent": {"kind": "sb3", "path": str(out / "nope.zip"), "if_missing": "skip"},
         },

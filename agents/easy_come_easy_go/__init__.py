@@ -27,6 +27,6 @@ __all__ = [
     "FullGameHeuristicAgent",
 ]
 
-register_agents("easy_come_easy_go", {"eceg_myopic": MyopicAgent, "eceg_exact": ExactTurnAgent,
+register_agents("easy_come_easy_go", {"eceg_myopic": MyopicAgent, "eceg_exact_turn": ExactTurnAgent,
                                         "eceg_heuristic": FullGameHeuristicAgent},
                 prefix="eceg", table_agent=table_agent)  # fmt: skip

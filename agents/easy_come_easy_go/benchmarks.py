@@ -20,7 +20,7 @@ from dicearena.envs.easy_come_easy_go.turn_config import TurnTaskConfig
 
 __all__ = ["TURN_TASKS"]
 
-TURN_KINDS = ("random", "eceg_myopic", "eceg_exact", "sb3")  # the agents that play the turn task
+TURN_KINDS = ("random", "eceg_myopic", "eceg_exact_turn", "sb3")  # the agents that play the turn task
 
 
 class TurnTaskSection(GameConfig):

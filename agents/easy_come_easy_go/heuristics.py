@@ -203,7 +203,7 @@ class _SolverAgent(_EcegAgent):
 class ExactTurnAgent(_SolverAgent):
     """Optimal play of the turn task: the exact solver for the values shown in the observation."""
 
-    name = "exact"
+    name = "exact_turn"
     reads_state = False
     plays = "turn"
 

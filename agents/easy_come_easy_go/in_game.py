@@ -65,7 +65,7 @@ class TurnPolicyInGame(Agent):
 
 def table_agent(kind: str, agent: Agent, config: Any) -> Agent | None:
     """``agent`` as it plays the full game under ``config``: a turn-task agent through ``TurnPolicyInGame``."""
-    if kind == "eceg_exact":  # the optimal turn for "any prize I do not hold"
+    if kind == "eceg_exact_turn":  # the optimal turn for "any prize I do not hold"
         return TurnPolicyInGame(agent, valuation=any_prize_not_mine)
     space = getattr(agent, "observation_space", None)
     if kind == "sb3" and space is not None and space.shape == (TURN_OBS_SIZE,):

@@ -32,7 +32,7 @@ from .position_agent import MINE, NUM_POSITIONS, PositionValueAgent, check_table
 
 __all__ = ["backup", "save_table", "solve_positions", "train_position_values"]
 
-AGAINST = ("eceg_heuristic", "eceg_exact", "eceg_myopic", "random")  # the baselines a trained table is scored on
+AGAINST = ("eceg_heuristic", "eceg_exact_turn", "eceg_myopic", "random")  # the baselines a trained table is scored on
 
 def backup(table: np.ndarray, index: np.ndarray) -> np.ndarray:
     """(B,) the one-turn Bellman backup of positions ``index`` under ``table``: 1 where the mover already holds

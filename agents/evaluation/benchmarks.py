@@ -16,21 +16,22 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import numpy as np
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, field_validator
 
-from dicearena.agents import observation_misfit
+from dicearena.agents import check_agent, observation_misfit, table_player
 from dicearena.agents.base import Agent
 from dicearena.agents.evaluation.play import play_games
 from dicearena.agents.evaluation.recipes import Seed, section
-from dicearena.agents.evaluation.stats import table_win_shares, wilson_ci
+from dicearena.agents.evaluation.stats import table_win_shares, wilson_ci, win_shares
 from dicearena.agents.evaluation.tournament import tournament
 from dicearena.agents.registry import game_module, table_adapter
 from dicearena.agents.snapshots import PoolFileError, pool_agents, pool_names
 from dicearena.envs.common.config import ConfigError, GameConfig
 from dicearena.envs.common.contract import game_spec
 
-__all__ = ["Benchmark", "Players", "Result", "RoundRobinSection", "TablesSection", "TournamentSection", "benchmarks_of",
-           "mixed_tables", "register_benchmarks", "round_robin", "seat_stats_of"]  # fmt: skip
+__all__ = ["Benchmark", "OpponentSpec", "Players", "Result", "RoundRobinSection", "TablesSection", "TournamentSection",
+           "VsOpponentsSection", "benchmarks_of", "exact_task_rows", "mixed_tables", "opponent_specs",
+           "register_benchmarks", "round_robin", "seat_stats_of", "vs_opponents"]  # fmt: skip
 
 # (title, plot kind: "percent" / "score" / "win_rate" / "ratings" / "pairwise" / "table", rows)
 Result = tuple[str, str, list[dict[str, Any]]]
@@ -60,10 +61,28 @@ class Benchmark:
     kinds: tuple[str, ...] | None = None
 
 
-
-
 def _check_config(game: str, where: str, config: dict[str, Any]) -> None:
     section(where, game_spec(game).config, config)
+
+
+# --- a task scored exactly: each agent's value beside the optimum (a game's own benchmark builds on this)
+
+
+def exact_task_rows(task: str, agents: dict[str, Agent],
+                    score: Callable[[Agent, Callable[[int], None]], dict[str, Any]], steps: int,
+                    ) -> list[dict[str, Any]]:  # fmt: skip
+    """Each agent's row from ``score(agent, progress)`` (a dict with ``percent_of_optimum``; it calls
+    ``progress(1)`` ``steps`` times, for the bar), named by the recipe's name for the agent, best first. Why here:
+    every exactly scored task (Easy Come's turn, Ea$y Money's Greed stop) reports the same way; only the solver
+    differs."""
+    from tqdm import tqdm
+
+    rows = []
+    for name, agent in agents.items():
+        with tqdm(total=steps, desc=f"{task}: {name}", leave=False) as bar:
+            row = score(agent, bar.update)
+        rows.append({"agent": name, **{k: v for k, v in row.items() if k != "agent"}})
+    return sorted(rows, key=lambda r: -r["percent_of_optimum"])
 
 
 # --- tables: mixed P-player tables, seats drawn from the agents
@@ -242,11 +261,101 @@ def run_tournament(game: str, name: str, section: TournamentSection, players: Pl
     return out
 
 
+# --- vs_opponents: one seat against fixed opponents (every game's <Game>VsOpponents-v0 task env)
+
+
+class OpponentSpec(GameConfig):
+    kind: str = Field(description="a dicearena.agents.make_agent name")
+    kwargs: dict[str, Any] = Field(default_factory=dict, description="constructor arguments")
+
+
+def opponent_specs(value: Any) -> Any:
+    """``opponents`` as a list of specs: a name, ``{kind, kwargs}``, or a list of them (one per other seat, or one
+    for all), as a ``<game>_vs_opponents`` training task takes them."""
+    items = value if isinstance(value, list) else [value]
+    return [{"kind": item} if isinstance(item, str) else item for item in items]
+
+
+class VsOpponentsSection(GameConfig):
+    opponents: list[OpponentSpec] = Field(min_length=1, description="one for every other seat, or one for all")
+    learner_seat: int = Field(0, ge=0, le=5, description="the seat each scored agent takes")
+    game: dict[str, Any] = Field(default_factory=dict, description="the game's config keys (num_players too)")
+    games: int = Field(4000, ge=1, le=10**8, description="games per scored agent")
+    seed: Seed = 0
+
+    @field_validator("opponents", mode="before")
+    @classmethod
+    def _names_are_specs(cls, value: Any) -> Any:
+        return opponent_specs(value)
+
+
+def _vs_config(game: str, where: str, s: VsOpponentsSection) -> tuple[dict[str, Any], int]:
+    """The game config (checked) and its player count; a ConfigError naming what does not fit."""
+    config = section(f"{where}.game", game_spec(game).config, s.game)
+    players = int(config.num_players)
+    if s.learner_seat >= players:
+        raise ConfigError(f"[{where}] 'learner_seat' {s.learner_seat} is not a seat of {players} players (0.."
+                          f"{players - 1})")  # fmt: skip
+    if len(s.opponents) not in (1, players - 1):
+        raise ConfigError(f"[{where}] 'opponents' has {len(s.opponents)} agents; give one for all {players - 1} "
+                          f"other seats or one per seat")  # fmt: skip
+    return {**s.game, "num_players": players}, players
+
+
+def _check_vs_opponents(game: str, s: VsOpponentsSection, where: str = "vs_opponents") -> None:
+    config, _ = _vs_config(game, where, s)
+    for k, spec in enumerate(s.opponents):
+        try:
+            check_agent(spec.kind, spec.kwargs, game)
+            opponent = table_player(game, spec.kind, config, **spec.kwargs)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"[{where}.opponents.{k}] {exc}") from None
+        misfit = observation_misfit(opponent, game, config)
+        if misfit is not None:
+            raise ConfigError(f"[{where}.opponents.{k}] {misfit}: it cannot play these tables")
+
+
+def vs_opponents(game: str, agents: dict[str, Agent], opponents: list[Agent], config: dict[str, Any], games: int,
+                 learner_seat: int = 0, seed: int = 0) -> list[dict[str, Any]]:  # fmt: skip
+    """Each agent alone in ``learner_seat`` against ``opponents`` (one per other seat, or one for all) for ``games``
+    games on the same seeds: its win rate (the top final reward of a game that was not cut short; a shared top
+    counts as a win, as in the task env, and ``tie_rate`` says how many wins were shared), with a 95% Wilson
+    interval."""
+    players = int(config["num_players"])
+    others = [opponents[0]] * (players - 1) if len(opponents) == 1 else list(opponents)
+    seats = [learner_seat] + [s for s in range(players) if s != learner_seat]  # pool index k sits in seats[k]
+    seat_agents = np.empty((games, players), dtype=np.int64)
+    seat_agents[:, seats] = np.arange(players)
+    rows = []
+    for name, agent in agents.items():
+        result = play_games(game, seat_agents, [agent, *others], config, seed)
+        _, best = win_shares(result["final_rewards"])  # the top final reward wins, whatever the reward config
+        won = best[:, learner_seat] & ~result["truncated"]
+        tied = won & (best.sum(axis=1) > 1)
+        rate, low, high = wilson_ci(int(won.sum()), games)
+        rows.append({"agent": name, "win_rate": rate, "ci_low": low, "ci_high": high, "tie_rate": float(tied.mean()),
+                     "games": games, "truncated": int(result["truncated"].sum()),
+                     "games_per_second": games / result["seconds"]})  # fmt: skip
+    return sorted(rows, key=lambda r: -r["win_rate"])
+
+
+def run_vs_opponents(game: str, name: str, s: VsOpponentsSection, players: Players) -> list[Result]:
+    config, n = _vs_config(game, f"vs_opponents.{name}", s)
+    opponents = [table_player(game, spec.kind, config, **spec.kwargs) for spec in s.opponents]
+    seated = players(config)
+    if not seated:
+        raise ConfigError(f"[vs_opponents.{name}] no agent of the recipe can play these {n}-player tables")
+    against = ", ".join(spec.kind for spec in s.opponents)
+    rows = vs_opponents(game, seated, opponents, config, s.games, s.learner_seat, s.seed)
+    return [(f"vs_opponents {name}: win rate in seat {s.learner_seat} of {n} against {against}", "win_rate", rows)]
+
+
 GENERIC = {
     "tables": Benchmark(TablesSection, run_tables, _check_tables),
     "round_robin": Benchmark(RoundRobinSection, run_round_robin,
                              lambda game, s: _check_config(game, "round_robin.config", {**s.config, "num_players": 2})),
     "tournament": Benchmark(TournamentSection, run_tournament, _check_tournament),
+    "vs_opponents": Benchmark(VsOpponentsSection, run_vs_opponents, _check_vs_opponents, named=True),
 }  # fmt: skip
 
 

@@ -2,10 +2,12 @@
 
 A recipe names a registered game, its agents and its benchmarks: every game has ``tables`` (mixed 2-, 3-, ...
 player tables, seats drawn from the agents: win shares), ``round_robin`` (2 players, every ordered pair of
-agents: win rates) and ``tournament`` (every rotated seating: openskill and Bradley-Terry ratings, pairwise win
-rates; ``dicearena.agents.evaluation.tournament``); a game may add its own (``GameSpec.benchmarks``: an exactly scored
-turn task, a solitaire score, ...). Prints one table per benchmark (95% intervals), writes
-``results.json``, one CSV per benchmark and ``evaluation.png``.
+agents: win rates), ``tournament`` (every rotated seating: openskill and Bradley-Terry ratings, pairwise win
+rates; ``dicearena.agents.evaluation.tournament``) and ``vs_opponents`` (one seat against fixed opponents: the
+``<Game>VsOpponents-v0`` task's win rate); a game may add its own (``agents/<game>/benchmarks.py``: the exactly
+scored turn and Greed tasks, a solitaire score, ...). Prints one table per benchmark, titled with the game (95%
+intervals; games per second leave out compiling), writes ``results.json``, one CSV per benchmark and
+``evaluation.png``.
 """
 
 from __future__ import annotations
@@ -222,15 +224,19 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def print_tables(benchmarks: list[Result]) -> None:
+def print_tables(benchmarks: list[Result], game: str | None = None) -> None:
+    """One table per benchmark, each titled with ``game``'s name first (a recipe's output may sit beside another
+    game's, as in ``make demo``)."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(width=160)
+    prefix = f"{GAMES[game].title}: " if game in GAMES else ""
     for title, _, rows in benchmarks:
         if not rows:
             continue
-        table = Table(title=title)
+        table = Table(title=escape(prefix + title))
         for col in rows[0]:
             left = col in ("agent", "opponent", "seat_0", "seat_1")
             table.add_column(col.replace("_", " "), justify="left" if left else "right")
@@ -327,7 +333,7 @@ def write_outputs(recipe, benchmarks: list[Result]) -> Path:
                 writer.writerows(rows)
     results = {"name": recipe.name, "game": recipe.game, "benchmarks": {slug(t): rows for t, _, rows in benchmarks}}
     (out / "results.json").write_text(json.dumps(results, indent=2, default=float))
-    plot(benchmarks, out / "evaluation.png", recipe.name)
+    plot(benchmarks, out / "evaluation.png", f"{recipe.name} ({GAMES[recipe.game].title})")
     return out
 
 
@@ -346,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, FileNotFoundError) as exc:  # FileNotFoundError: a model deleted since the check
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print_tables(benchmarks)
+    print_tables(benchmarks, recipe.game)
     try:
         out = write_outputs(recipe, benchmarks)
     except OSError as exc:  # a full disk, a path taken by a folder

@@ -8,7 +8,8 @@ whichever end first, and every agent acts once per step on all the games where i
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,24 @@ from dicearena.envs.common.contract import game_spec
 from dicearena.envs.common.game_batch import BatchedGame
 from dicearena.envs.common.seating import choose
 
-__all__ = ["head_to_head", "play_games"]
+__all__ = ["compile_seconds", "head_to_head", "play_games"]
+
+
+@contextmanager
+def compile_seconds() -> Iterator[list[float]]:
+    """``[seconds]`` numba spent compiling, or loading compiled code from its cache, inside the block (filled in
+    when the block ends). Why: a games-per-second figure must not count a one-off compilation, which can take
+    longer than the games themselves; numba times it exactly (its ``numba:compiler_lock`` events, nested calls
+    counted once), so nothing is played twice to warm up."""
+    from numba.core import event
+
+    spent = [0.0]
+    listener = event.TimingListener()
+    try:
+        with event.install_listener("numba:compiler_lock", listener):
+            yield spent
+    finally:
+        spent[0] = listener.duration if listener.done else 0.0
 
 
 def play_games(
@@ -31,8 +49,9 @@ def play_games(
     """Play ``len(seat_agents)`` games of ``game``; ``seat_agents[g, s]`` = index into ``pool`` of game g's seat s.
 
     Returns ``final_rewards`` (G, P: the engine's final reward per seat), ``truncated`` (G,), ``final_states``
-    (G, S) and ``seconds``. ``threads``: the engine's (default ``None``, every core; the games are the same for any
-    count).
+    (G, S), ``seconds`` (playing, less any compiling: what a games-per-second figure divides by) and
+    ``compile_seconds`` (numba compiling the engine and the agents on first use). ``threads``: the engine's
+    (default ``None``, every core; the games are the same for any count).
     """
 
     seat_agents = np.asarray(seat_agents, dtype=np.int64)
@@ -51,7 +70,21 @@ def play_games(
     final_rewards = np.zeros((num_games, num_players), dtype=np.float64)
     truncated = np.zeros(num_games, dtype=bool)
     final_states = np.zeros((num_games, engine.sizes.state), dtype=np.int32)
-    started = time.perf_counter()
+    with compile_seconds() as compiling:
+        started = time.perf_counter()
+        _play(engine, batch, pool, seat_agents, slots, (obs, masks, info), final_rewards, final_states, truncated)
+        elapsed = time.perf_counter() - started
+    return {"final_rewards": final_rewards, "truncated": truncated, "final_states": final_states,
+            "seconds": max(elapsed - compiling[0], 1e-9), "compile_seconds": compiling[0]}  # fmt: skip
+
+
+def _play(engine: BatchedGame, batch: int, pool: Sequence[Agent], seat_agents: np.ndarray, slots: GameSlots,
+          first: tuple[np.ndarray, np.ndarray, dict[str, Any]], final_rewards: np.ndarray, final_states: np.ndarray,
+          truncated: np.ndarray) -> None:  # fmt: skip
+    """The loop of :func:`play_games` from the reset's ``first`` (observations, masks, info): every scheduled game
+    to its end, results written into the arrays given."""
+    obs, masks, info = first
+    num_players = seat_agents.shape[1]
     simultaneous = engine.simultaneous
     while not slots.finished:
         counted = slots.counted()  # spare slots wait instead of playing games nobody counts
@@ -75,8 +108,6 @@ def play_games(
                 final_rewards[g] = info["final_rewards"][k]
                 final_states[g] = info["final_state"][k]
                 truncated[g] = step_truncated[slot]
-    return {"final_rewards": final_rewards, "truncated": truncated, "final_states": final_states,
-            "seconds": time.perf_counter() - started}  # fmt: skip
 
 
 def _players(game: Any, config: Any, num_players: int) -> dict[str, int]:

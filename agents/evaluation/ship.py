@@ -1,8 +1,9 @@
 """``python -m dicearena.agents.evaluation.ship``: every shipped agent (``dicearena.agents.shipped``) head to head
-against its game's heuristics, and ``--ship RUN NAME``, which turns a finished self-play run into a shipped agent
-(model and card in ``agents/models``). NAME is a plain name (``[a-z0-9_]+``), so the files land in that folder; an
-existing shipped agent of that name is replaced only with ``--replace``. Every mistake (an unknown ``--only`` name, a
-run that is missing or not finished) is one ``error:`` line and exit status 2.
+against its game's heuristics, each row beside the share its card records and whether the two agree, and ``--ship
+RUN NAME``, which turns a finished self-play run into a shipped agent (model and card in ``agents/models``). NAME
+is a plain name (``[a-z0-9_]+``), so the files land in that folder; an existing shipped agent of that name is
+replaced only with ``--replace``. Every mistake (an unknown ``--only`` name, a run that is missing or not finished)
+is one ``error:`` line and exit status 2.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import json
 import subprocess
 import sys
+import textwrap
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -19,10 +21,15 @@ import yaml
 
 from dicearena.agents import agent_names, table_player
 from dicearena.agents.evaluation.play import head_to_head
+from dicearena.agents.evaluation.stats import Z95, rate_difference_z
 from dicearena.agents.model_files import replace_atomically
 from dicearena.agents.shipped import MODELS, NAME, ShippedAgent, check_card, shipped, shipped_card
 
 __all__ = ["git_commit", "main", "match", "ship"]
+
+# |z| beyond which a row is said to differ from its card: 99.9% (not 95%), since a run prints some 25 rows and at
+# 95% one or two of them would differ by chance alone
+Z_DIFFER = 3.29
 
 
 def match(name: str, games: int, seed: int = 0) -> list[dict[str, Any]]:
@@ -116,7 +123,8 @@ def git_commit() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Play every shipped agent against its game's heuristics.")
-    parser.add_argument("--games", type=int, default=400, help="games per pairing, seats alternated (default 400)")
+    parser.add_argument("--games", type=int, default=400, help="games per pairing, seats alternated (default 400: a "
+                        "share to about +-0.05; the cards used 4,000 or more)")  # fmt: skip
     parser.add_argument("--only", nargs="*", help="shipped agent names (default: all)")
     parser.add_argument("--ship", nargs=2, metavar=("RUN", "NAME"), help="ship a finished self-play run as NAME "
                         "(a plain name: lowercase letters, digits, '_')")  # fmt: skip
@@ -137,17 +145,34 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"{'shipped agent':<14} {'game':<18} {'against':<18} {'win share':>9}  95% interval     games/s  "
-          "its card (the games it was measured on)")  # fmt: skip
+    print(f"Each shipped agent head to head against the agents its card names: 2 players, seats alternated, "
+          f"{args.games:,} games a row (a shared top counts 1/k).")  # fmt: skip
+    print(f"{'shipped agent':<14} {'game':<18} {'against':<16} {'win share':>9}  {'95% interval':<14} {'games/s':>8}  "
+          f"{'its card':>8}  {'over games':>10}  here vs card")  # fmt: skip
+    differ = 0
     for name in names:
         card = shipped_card(name)
         measured = {r["against"]: r for r in card.get("measured", {}).get("head_to_head", [])}
         for row in match(name, args.games):
             low, high = row["ci95"]
             known = measured.get(row["against"])
-            told = f"{known['win_rate']:.3f} over {known['games']:,}" if known else ""
-            print(f"{name:<14} {card['game']:<18} {row['against']:<18} {row['win_rate']:>9.3f}  "
-                  f"[{low:.3f}, {high:.3f}]  {row['games_per_second']:>8.0f}  {told}")  # fmt: skip
+            told = verdict = ""
+            if known:
+                z = rate_difference_z(row["win_rate"], row["games"], known["win_rate"], known["games"])
+                differ += abs(z) > Z_DIFFER
+                told = f"{known['win_rate']:>8.3f}  {known['games']:>10,}"
+                verdict = "agree" if abs(z) <= Z_DIFFER else f"differ (z = {z:+.1f})"
+            print(f"{name:<14} {card['game']:<18} {row['against']:<16} {row['win_rate']:>9.3f}  "
+                  f"[{low:.3f}, {high:.3f}] {row['games_per_second']:>8,.0f}  {told}  {verdict}")  # fmt: skip
+    notes = (f"'its card': the share recorded on the agent's card when it was trained or shipped, measured the same "
+             f"way (this head to head, the card's game config) over its own games and seeds. Here a share is known to "
+             f"about +-{Z95 * 0.5 / args.games ** 0.5:.3f} (95%); the cards used 4,000 or 20,000 games (--games "
+             f"4000 measures as they did). 'agree': the two differ by less than their game counts explain "
+             f"(two-proportion z-test at 99.9%). games/s leaves out compiling.")  # fmt: skip
+    if differ:
+        notes += (f" {differ} row{'s' * (differ != 1)} differ: if that stays with --games 4000, the agent or its "
+                  "opponents changed since the card's commit.")  # fmt: skip
+    print(textwrap.fill(notes, 120))
     return 0
 
 

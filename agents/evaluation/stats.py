@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["mean_ci", "table_win_shares", "wilson_ci", "win_shares"]
+__all__ = ["mean_ci", "rate_difference_z", "table_win_shares", "wilson_ci", "win_shares"]
 
 Z95 = 1.959963984540054
 
@@ -21,6 +21,15 @@ def mean_ci(samples: np.ndarray) -> tuple[float, float]:
     if samples.size == 1:
         return float(samples[0]), math.inf
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / math.sqrt(samples.size))
+
+
+def rate_difference_z(rate: float, n: int, other: float, other_n: int) -> float:
+    """The two-proportion z statistic of ``rate`` over ``n`` trials against ``other`` over ``other_n`` (pooled):
+    beyond +-1.96 the two differ by more than sampling explains at 95%. Why: a fresh measurement is compared with
+    the one a shipped agent's card records, each with its own count of games."""
+    pooled = (rate * n + other * other_n) / (n + other_n)
+    spread = math.sqrt(pooled * (1 - pooled) * (1 / n + 1 / other_n))
+    return 0.0 if spread == 0 else (rate - other) / spread
 
 
 def wilson_ci(successes: float, n: int) -> tuple[float, float, float]:

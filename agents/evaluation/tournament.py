@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from dicearena.agents.base import Agent
-from dicearena.agents.evaluation.play import play_games
+from dicearena.agents.evaluation.play import compile_seconds, play_games
 from dicearena.agents.evaluation.stats import Z95, wilson_ci
 
 __all__ = ["Tournament", "bradley_terry", "openskill_ratings", "pairwise_wins", "ranks_of", "seatings",
@@ -144,9 +144,10 @@ def tournament(
     schedule = schedule[np.random.default_rng(seed).permutation(len(schedule))]  # every chunk mixes all seatings
     config = {**(config or {}), "num_players": num_players}
     started = time.perf_counter()
-    with _torch_threads(torch_threads):
+    with _torch_threads(torch_threads), compile_seconds() as compiling:
         rewards = _play(game, schedule, pool, config, seed, batch_size, progress)
     played = time.perf_counter()
+    started += compiling[0]  # the play time leaves out numba compiling on first use (games/s is about playing)
     ranks = ranks_of(rewards)
     wins, meetings = pairwise_wins(schedule, ranks, len(names))
     rows = _rating_rows(names, schedule, ranks, bradley_terry(wins, meetings), seed)

@@ -14,6 +14,7 @@ from pydantic import Field, field_validator
 
 from dicearena.agents import check_agent, make_agent, observation_misfit
 from dicearena.agents.base import Agent
+from dicearena.agents.evaluation.benchmarks import OpponentSpec, opponent_specs
 from dicearena.agents.evaluation.stats import wilson_ci
 from dicearena.agents.training.task import Task
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
@@ -26,11 +27,6 @@ __all__ = ["OpponentsTaskConfig", "make_vs_opponents_env", "score_vs_opponents",
 CHUNK = 4096  # games played side by side when scoring
 
 
-class OpponentSpec(GameConfig):
-    kind: str = Field(description="a dicearena.agents.make_agent name")
-    kwargs: dict[str, Any] = Field(default_factory=dict, description="constructor arguments")
-
-
 class OpponentsTaskConfig(GameConfig):
     opponents: list[OpponentSpec] = Field(min_length=1, description="one for every other seat, or one for all")
     learner_seat: int = Field(0, ge=0, le=5, description="the trained policy's seat")
@@ -39,8 +35,7 @@ class OpponentsTaskConfig(GameConfig):
     @field_validator("opponents", mode="before")
     @classmethod
     def _names_are_specs(cls, value: Any) -> Any:
-        items = value if isinstance(value, list) else [value]
-        return [{"kind": item} if isinstance(item, str) else item for item in items]
+        return opponent_specs(value)  # as evaluate.py's vs_opponents benchmark reads them
 
     def build_opponents(self) -> list[Agent]:
         return [make_agent(spec.kind, **spec.kwargs) for spec in self.opponents]

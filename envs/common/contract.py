@@ -128,10 +128,13 @@ class Sizes(NamedTuple):
 class GameSpec:
     """A game, declared once; every generic face and tool reads it.
 
-    ``describe_action(config, action)`` and ``explain_illegal(config, state, seat, action)`` give the game's
-    words for its action ids and for why an action is not allowed now; ``explain_outcome(config, code)`` why an
-    injected chance outcome was refused. Renderers take ``(config, state)``. Rules and their words only: the
-    layers that use a game keep its agents, tasks and benchmarks in registries of their own (``dicearena.agents``).
+    ``describe_action(config, state, action)`` and ``explain_illegal(config, state, seat, action)`` give the game's
+    words for its action ids and for why an action is not allowed now (``state`` may be None for
+    ``describe_action``: the words then leave out what only a state knows, such as the dice thrown; one signature in
+    every game, so a tool that lists moves, e.g. ``dicearena play``, needs no per-game code);
+    ``explain_outcome(config, code)`` why an injected chance outcome was refused. Renderers take ``(config, state)``.
+    Rules and their words only: the layers that use a game keep its agents, tasks and benchmarks in registries of
+    their own (``dicearena.agents``).
     """
 
     id: str
@@ -140,7 +143,7 @@ class GameSpec:
     engine: ModuleType
     dynamics: Literal["sequential", "simultaneous"] = "sequential"
     version: int = 0
-    describe_action: Callable[[Any, int], str] = lambda config, action: f"action {action}"
+    describe_action: Callable[[Any, np.ndarray | None, int], str] = lambda config, state, action: f"action {action}"
     explain_illegal: Callable[[Any, np.ndarray, int, int], str] = lambda config, state, seat, action: "not legal now"
     explain_outcome: Callable[[Any, int], str] = lambda config, code: f"outcome refused (code {code})"
     render_ansi: Callable[[Any, np.ndarray], str] | None = None

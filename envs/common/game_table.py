@@ -218,7 +218,7 @@ class GameTable:
     def _illegal_message(self, agent: str, seat: int, action: int) -> str:
         mask = np.zeros(self.sizes.actions, dtype=np.int8)
         self.spec.engine.legal_mask(self.engine_state, seat, mask)
-        words = self.spec.describe_action(self.config, action)
+        words = self.spec.describe_action(self.config, self.engine_state, action)
         why = self.spec.explain_illegal(self.config, self.engine_state, seat, action)
         legal = np.flatnonzero(mask).tolist()
         return f"illegal action {action} ({words}) for {agent}: {why}. Legal action ids: {legal}"

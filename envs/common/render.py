@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["PLAYER_COLOURS", "draw_banner", "draw_die", "fit_text", "font", "new_canvas", "to_array", "text_centered",
-           "wrap_text"]
+__all__ = ["PLAYER_COLOURS", "TITLE_HEIGHT", "Title", "draw_banner", "draw_die", "draw_legend", "draw_title",
+           "fit_text", "font", "new_canvas", "to_array", "text_centered", "wrap_text"]
 
 RGB = tuple[int, int, int]
 
@@ -59,6 +60,53 @@ def draw_banner(draw: ImageDraw.ImageDraw, width: int, text: str, fill: RGB, hei
     """A full-width status bar across the top of a picture, ``text`` centred (cut short to fit)."""
     draw.rectangle((0, 0, width, height), fill=fill)
     text_centered(draw, (width / 2, height / 2), fit_text(text, size, width - 16), size, ink)
+
+
+TITLE_HEIGHT = 44  # px of the two title lines every game's picture starts with (:func:`draw_title`)
+TITLE_FILL: RGB = (226, 221, 206)  # the title band when no single seat moves (chance, the end, several deciding)
+
+
+@dataclass(frozen=True)
+class Title:
+    """What a game's picture says first, in the same four parts in every game, so a viewer (or a video of a game)
+    always finds them in the same place: which game, which turn, who moves, in which phase. ``seat``: the seat the
+    band is coloured for (the mover, the winner), or None."""
+
+    game: str
+    turn: str
+    mover: str
+    phase: str
+    seat: int | None = None
+
+    def lines(self) -> tuple[str, str]:
+        """The two title lines: ``game | turn`` over ``mover | phase``."""
+        return f"{self.game}  |  {self.turn}", f"{self.mover}  |  {self.phase}"
+
+
+def draw_title(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], title: Title, size: int = 15,
+               ink: RGB = (30, 30, 30)) -> None:  # fmt: skip
+    """``title``'s two lines centred in ``box`` (x0, y0, x1, y1), each cut short to fit, on a band in the colour of
+    ``title.seat`` (the neutral band when None). Every game's renderer calls this, so titles look alike."""
+    x0, y0, x1, y1 = box
+    fill = TITLE_FILL if title.seat is None else PLAYER_COLOURS[title.seat % len(PLAYER_COLOURS)]
+    draw.rectangle(box, fill=fill)
+    first, second = title.lines()
+    middle, height = (x0 + x1) / 2, y1 - y0
+    draw.text((middle, y0 + height * 0.28), fit_text(first, size + 1, x1 - x0 - 12), fill=ink, font=font(size + 1),
+              anchor="mm")  # fmt: skip
+    draw.text((middle, y0 + height * 0.74), fit_text(second, size, x1 - x0 - 12), fill=ink, font=font(size),
+              anchor="mm")  # fmt: skip
+
+
+def draw_legend(draw: ImageDraw.ImageDraw, x: int, y: int, rows: list[str], width: int, size: int = 14,
+                step: int = 20, ink: RGB = (30, 30, 30)) -> None:  # fmt: skip
+    """One line per seat from (x, y) down, ``step`` px apart: a swatch of the seat's colour (``PLAYER_COLOURS``,
+    the colour its pieces are drawn in) and ``rows[seat]`` beside it, cut short to fit ``width`` px."""
+    swatch = size
+    for seat, text in enumerate(rows):
+        top = y + seat * step
+        draw.rectangle((x, top, x + swatch, top + swatch), fill=PLAYER_COLOURS[seat], outline=ink)
+        draw.text((x + swatch + 8, top), fit_text(text, size, width - swatch - 8), fill=ink, font=font(size))
 
 
 def fit_text(text: str, size: int, width: float) -> str:

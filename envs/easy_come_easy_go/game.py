@@ -19,13 +19,25 @@ ACTION_HELP = (
 )
 
 
-def describe_action(config: EasyComeEasyGoConfig | None, action: int) -> str:
-    """Human wording of an action id, e.g. ``collect prize 3 (7 exactly)`` or ``freeze dice 1, 2``."""
+def describe_action(config: EasyComeEasyGoConfig | None, state: np.ndarray | None, action: int) -> str:
+    """Human wording of an action id, e.g. ``collect prize 3 (7 exactly)`` or ``freeze dice 1, 2``. With a state at a
+    decision it also names the pips of the dice frozen and whom a prize is taken from (what a player choosing needs);
+    without one (``state`` None) only what the id itself says."""
+    if not 0 <= action < E.NUM_ACTIONS:
+        return f"action {action} (out of range 0..{E.NUM_ACTIONS - 1})"
+    deciding = state is not None and state[E.PHASE] == E.PHASE_DECIDE
     if action < E.NUM_PRIZES:
-        return f"collect prize {action} ({E.PRIZE_NAMES[action]})"
+        words = f"collect prize {action} ({E.PRIZE_NAMES[action]})"
+        if not deciding:
+            return words
+        holder = int(state[E.OWNER + action])  # (the mover's own prize is not legal to collect: no "taking" then)
+        return f"{words}, taking it from player_{holder}" if holder not in (E.CENTRE, state[E.CURRENT]) else words
     subset = action - E.FREEZE_OFFSET
-    dice = ", ".join(str(i) for i in range(E.NUM_DICE) if (subset >> i) & 1)
-    return f"freeze {'die' if subset & (subset - 1) == 0 else 'dice'} {dice}"
+    dice = [i for i in range(E.NUM_DICE) if (subset >> i) & 1]
+    words = f"freeze {'die' if len(dice) == 1 else 'dice'} {', '.join(map(str, dice))}"
+    if not deciding:
+        return words
+    return f"{words} (showing {', '.join(str(int(state[E.DICE + i])) for i in dice)})"
 
 
 def explain_illegal(config: EasyComeEasyGoConfig | None, state: np.ndarray, seat: int, action: int) -> str:

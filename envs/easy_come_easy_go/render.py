@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from dicearena.envs.common.render import PLAYER_COLOURS, draw_die, font, new_canvas, text_centered, to_array
+from dicearena.envs.common.render import (
+    PLAYER_COLOURS,
+    TITLE_HEIGHT,
+    Title,
+    draw_die,
+    draw_legend,
+    draw_title,
+    font,
+    new_canvas,
+    text_centered,
+    to_array,
+)
 
 from . import engine as E
 
-__all__ = ["render_ansi", "render_rgb"]
+__all__ = ["render_ansi", "render_rgb", "title"]
 
 _CENTRE_CARD = (226, 221, 206)
 _FROZEN_FACE = (188, 212, 250)
@@ -72,18 +83,36 @@ def render_ansi(state: np.ndarray) -> str:
     return "\n".join(lines)
 
 
+def title(state: np.ndarray) -> Title:
+    """The picture's title lines: game, turn, mover, phase (``dicearena.envs.common.render.Title``)."""
+    phase, turn = int(state[E.PHASE]), int(state[E.TURN])
+    game = "Easy Come, Easy Go"
+    if phase == E.PHASE_OVER:
+        winner = int(state[E.WINNER])
+        if winner >= 0:
+            return Title(game, f"game over in turn {turn}", f"player_{winner} wins", "phase: over", winner)
+        return Title(game, f"stopped after {int(state[E.MAX_TURNS])} turns", "no winner", "phase: over")
+    if phase == E.PHASE_SETUP:
+        roller = int(state[E.SETUP_ROLLER])
+        return Title(game, "before the first turn", f"player_{roller} rolls off",
+                     "phase: roll-off for the first turn (chance)")  # fmt: skip
+    seat, rolls = int(state[E.CURRENT]), int(state[E.ROLLS])
+    if phase == E.PHASE_ROLL:
+        what = f"phase: roll {rolls + 1} of at most 4 (chance)"
+    else:
+        what = f"phase: collect a prize or freeze dice (roll {rolls} of at most 4)"
+    return Title(game, f"turn {turn} of {int(state[E.MAX_TURNS])}", f"player_{seat} to act", what, seat)
+
+
 def render_rgb(state: np.ndarray) -> np.ndarray:
-    """A (460, 720, 3) uint8 picture: dice as pips (frozen ones blue), prize cards coloured by holder."""
+    """A (460, 720, 3) uint8 picture: the title lines (game, turn, mover, phase), dice as pips (frozen ones blue),
+    each player's colour and prizes held, prize cards coloured by holder, the last turn."""
     width, height = 720, 460
     image, draw = new_canvas(width, height)
     n = int(state[E.NUM_PLAYERS])
     over = state[E.PHASE] == E.PHASE_OVER
 
-    # Header: whose turn or the result, in that player's colour.
-    focus = state[E.WINNER] if over else state[E.CURRENT]
-    banner = PLAYER_COLOURS[focus] if focus >= 0 and state[E.PHASE] != E.PHASE_SETUP else _CENTRE_CARD
-    draw.rectangle((0, 0, width, 40), fill=banner)
-    text_centered(draw, (width / 2, 20), _status(state), 17, _INK)
+    draw_title(draw, (0, 0, width, TITLE_HEIGHT), title(state))
 
     # Dice row.
     size, gap, left, top = 72, 22, 24, 62
@@ -101,14 +130,14 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
             draw.rounded_rectangle((x, top, x + size, top + size), radius=10, outline=(170, 170, 170), width=2)
 
     # Players legend: colour, prizes held, who acts.
-    lx = left + 4 * (size + gap) + 20
+    rows = []
     for s in range(n):
-        y = 50 + s * 20
-        draw.rectangle((lx, y, lx + 14, y + 14), fill=PLAYER_COLOURS[s], outline=_INK)
         marker = " <- to act" if not over and s == state[E.CURRENT] and state[E.PHASE] != E.PHASE_SETUP else ""
         marker = " WINNER" if over and s == state[E.WINNER] else marker
         held = int(E.prizes_held(state, s))
-        draw.text((lx + 22, y), f"player_{s}: {held} prize{'' if held == 1 else 's'}{marker}", fill=_INK, font=font(14))
+        rows.append(f"player_{s}: {held} prize{'' if held == 1 else 's'}{marker}")
+    lx = left + 4 * (size + gap) + 20
+    draw_legend(draw, lx, 50, rows, width - lx - 8)
 
     # Prize cards, 3 x 3, coloured by holder; a green border when the dice satisfy the prize now.
     satisfied = _satisfied(state)

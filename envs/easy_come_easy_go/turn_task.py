@@ -18,7 +18,8 @@ from dicearena.envs.common.vec_games import sb3_names
 
 from . import engine as E
 from . import turn_engine as T
-from .game import ACTION_HELP, describe_action, explain_illegal
+from .game import ACTION_HELP, explain_illegal
+from .game import describe_action as _game_words
 from .render import _FROZEN_FACE, _FROZEN_OUTLINE, _INK, _SATISFIED
 from .turn_config import TurnTaskConfig, UniformIntValues
 
@@ -134,6 +135,15 @@ def render_rgb(config: TurnTaskConfig | None, state: np.ndarray) -> np.ndarray:
         draw.text((width - left - 130, middle), mark, fill=_SATISFIED, font=font(13), anchor="lm")
         draw.text((width - left - 10, middle), f"{values[p]:g}", fill=_INK, font=font(15), anchor="rm")
     return to_array(image)
+
+
+def describe_action(config: TurnTaskConfig | None, state: np.ndarray | None, action: int) -> str:
+    """The game's words (``game.describe_action``: the turn's state holds the game's); with a state at a decision, a
+    prize's value in this episode too, since the values are what the task is about."""
+    words = _game_words(None, state, action)
+    if state is None or state[E.PHASE] != E.PHASE_DECIDE or not 0 <= action < E.NUM_PRIZES:
+        return words
+    return f"{words}, worth {T.prize_values(state)[action]:g}"
 
 
 _REFUSED = {1: DiceChance.REFUSED, T.OUTCOME_VALUES: "a drawn value is outside low..high"}

@@ -1376,9 +1376,19 @@ def bet_words(b: int, wads=(1, 2, 5, 10)) -> str:
     return f"{names} ({bet_amounts(wads)[b]})"
 
 
-def describe_action(config, action: int) -> str:
-    """Human wording of an action id, e.g. ``stake purple + green (6)`` or ``Wall Street DOWN: blue (10)``."""
-    wads = tuple(config.wad_values) if config is not None else (1, 2, 5, 10)
+_PAYOUT = getattr(greed_payout, "py_func", greed_payout)  # the rule's Python function (no compile to word a move)
+
+
+def describe_action(config, state: np.ndarray | None, action: int) -> str:
+    """Human wording of an action id, e.g. ``stake purple + green (6)`` or ``Wall Street DOWN: blue (10)``. Wad
+    values come from the state's header, else the config, else the defaults. With a state at a decision the words
+    also name the players (``take a ticket from player_2 ...``) and what Greed's stop collects, what a player
+    choosing needs."""
+    if state is not None:
+        wads = tuple(int(w) for w in state[WADS : WADS + NUM_WADS])
+    else:
+        wads = tuple(config.wad_values) if config is not None else (1, 2, 5, 10)
+    deciding = state is not None and bool(PHASE_DECIDES[int(state[PHASE])])
     if action == ACT_STAKE_NONE:
         return "no stake"
     if ACT_STAKE <= action < ACT_WALL:
@@ -1389,16 +1399,27 @@ def describe_action(config, action: int) -> str:
     if ACT_LUCKY <= action < ACT_LUCKY_STOP:
         k, w = divmod(action - ACT_LUCKY, NUM_WADS)
         return f"Lucky Dice: a {WAD_NAMES[w]} wad ({wads[w]}) on {LUCKY_NUMBERS[k]}"
+    if action == ACT_GREED_STOP and deciding:
+        total, target = int(state[GREED_TOTAL]), int(state[GREED_TARGET])
+        paid = _PAYOUT(total, int(state[CASH + target]))
+        return f"Greed: stop and collect {paid} from player_{target} (total {total})"
+    if action == ACT_GREED_ROLL and deciding:
+        return f"Greed: roll again (total {int(state[GREED_TOTAL])}; a 1 loses it)"
     words = {ACT_LUCKY_STOP: "Lucky Dice: no second wad", ACT_GREED_ROLL: "Greed: roll again",
              ACT_GREED_STOP: "Greed: stop and collect", ACT_MOVE: "out of money: move normally",
              ACT_CASH_ROLL: "out of money: roll for 1 per pip"}  # fmt: skip
     if action in words:
         return words[action]
-    if ACT_STEAL <= action < ACT_NAME:
-        return f"take a ticket from the player {action - ACT_STEAL + 1} seat(s) to the left"
-    if ACT_NAME <= action < NUM_ACTIONS:
-        return f"Greed: name the player {action - ACT_NAME + 1} seat(s) to the left"
-    return f"action {action} (out of range 0..{NUM_ACTIONS - 1})"
+    if not ACT_STEAL <= action < NUM_ACTIONS:
+        return f"action {action} (out of range 0..{NUM_ACTIONS - 1})"
+    steal = action < ACT_NAME
+    r = action - (ACT_STEAL if steal else ACT_NAME) + 1
+    what = "take a ticket from" if steal else "Greed: name"
+    if not deciding:
+        return f"{what} the player {r} seat(s) to the left"
+    target = (int(state[ACTOR]) + r) % int(state[NUM_PLAYERS])
+    held = f"{int(state[TICKETS_HELD + target])} tickets" if steal else f"cash {int(state[CASH + target])}"
+    return f"{what} player_{target} ({r} seat(s) to the left, {held})"
 
 
 def action_help(config=None) -> str:

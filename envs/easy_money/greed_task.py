@@ -26,12 +26,26 @@ from dicearena.envs.common.vec_games import sb3_names
 from . import greed as G
 from .greed import GreedTaskConfig
 
-__all__ = ["GREED_TASK_SPEC", "GreedStopEnv", "GreedStopGames", "GreedTaskConfig", "render_ansi", "render_rgb"]
+__all__ = ["GREED_TASK_SPEC", "GreedStopEnv", "GreedStopGames", "GreedTaskConfig", "describe_action", "render_ansi",
+           "render_rgb"]
 
 _WORDS = {G.GREED_STOP: "stop and collect", G.GREED_ROLL: "roll again"}
 _REFUSED = {G.BAD_CASH: "the named player's cash is outside the configured range",
             G.BAD_FACE: BAD_FACE_WORDS,
             G.BAD_FIRST_FACE: "an episode's first roll is a face 1..5 (pips 2..6: it starts at the first decision)"}
+
+
+def describe_action(config: GreedTaskConfig | None, state: Any, action: int) -> str:
+    """``stop and collect`` / ``roll again``; with a state at the decision, what stopping collects and the total."""
+    if action not in _WORDS:
+        return f"action {action} (out of range 0..1)"
+    if state is None or state[G.PHASE] != G.P_DECIDE:
+        return _WORDS[action]
+    total = int(state[G.TOTAL])
+    if action == G.GREED_ROLL:
+        return f"roll again (total {total}; a 1 loses it)"
+    cash = int(state[G.CASH])
+    return f"stop and collect {_PAYOUT(total, cash)} (total {total}, the named player holds {cash})"
 
 
 def _explain(config: GreedTaskConfig, state: Any, seat: int, action: int) -> str:
@@ -131,7 +145,7 @@ GREED_TASK_SPEC = register_task(
         title="Ea$y Money Greed task",
         config=GreedTaskConfig,
         engine=G,
-        describe_action=lambda config, action: _WORDS.get(action, f"action {action}"),
+        describe_action=describe_action,
         explain_illegal=_explain,
         explain_outcome=lambda config, code: _REFUSED.get(code, f"outcome refused (code {code})"),
         action_help=lambda config: "actions are 0 stop and collect, 1 roll again",

@@ -15,7 +15,10 @@ from PIL import Image, ImageDraw
 
 from dicearena.envs.common.render import (
     PLAYER_COLOURS,
+    TITLE_HEIGHT,
+    Title,
     draw_die,
+    draw_title,
     fit_text,
     font,
     new_canvas,
@@ -26,7 +29,7 @@ from dicearena.envs.common.render import (
 
 from . import engine as E
 
-__all__ = ["SPACE_CODES", "render_ansi", "render_rgb", "space_box"]
+__all__ = ["SPACE_CODES", "render_ansi", "render_rgb", "space_box", "title", "title_box"]
 
 # Per space type (data.SPACE_TYPES order): a 2-letter code (text), a board label and a colour (picture).
 SPACE_CODES = ("EM", "DB", "NO", "LO", "PL", "JP", "GR", "WS", "LD")
@@ -47,7 +50,6 @@ _SPACE_COLOURS = (
 assert len(SPACE_CODES) == len(_SPACE_LABELS) == len(_SPACE_COLOURS) == E.NUM_SPACE_TYPES
 
 _INK = (30, 30, 30)
-_PALE = (226, 221, 206)
 _POT = (196, 168, 228)
 _PILE = (204, 226, 192)
 _PAWN = (25, 25, 25)
@@ -93,6 +95,28 @@ def _headline(s: list[int]) -> str:
             return f"setup: roll-off for the first turn among {', '.join(contenders)}"
         return f"setup: {_SETUP.get(phase, E.PHASE_NAMES[phase])}"
     return f"turn {turn} of {s[E.MAX_TURNS]}: {_p(s[E.CURRENT])} moves"
+
+
+def title(state: np.ndarray | list[int]) -> Title:
+    """The picture's title lines: game, turn, mover, phase (``dicearena.envs.common.render.Title``); the band takes
+    the colour of the seat deciding now."""
+    s = state.tolist() if isinstance(state, np.ndarray) else state
+    phase, turn = s[E.PHASE], s[E.TURN]
+    game = "Ea$y Money"
+    if phase == E.PHASE_OVER:
+        if s[E.TRUNCATED]:
+            return Title(game, f"stopped after {s[E.MAX_TURNS]} turns", "no winner", "phase: over")
+        winners = _winners(s)
+        verb = "wins" if len(winners) == 1 else "share the win"
+        mover = f"{', '.join(map(_p, winners))} {verb} with {_money(s, winners[0])}"
+        return Title(game, f"game over after {turn} turns", mover, "phase: over",
+                     winners[0] if len(winners) == 1 else None)  # fmt: skip
+    seat = s[E.ACTOR] if E.PHASE_DECIDES[phase] else None
+    if turn == 0:
+        contenders = [_p(k) for k in range(s[E.NUM_PLAYERS]) if (s[E.ROLLOFF] >> k) & 1]
+        mover = f"roll-off among {', '.join(contenders)}" if phase == E.PHASE_ROLLOFF else "nobody yet"
+        return Title(game, "setup, before the first turn", mover, _phase_text(s), seat)
+    return Title(game, f"turn {turn} of {s[E.MAX_TURNS]}", f"{_p(s[E.CURRENT])} moves", _phase_text(s), seat)
 
 
 def _phase_text(s: list[int]) -> str:
@@ -312,6 +336,12 @@ def _ring(num_spaces: int) -> tuple[int, int, int]:
     return k, c, (SIZE - k * c) // 2
 
 
+def title_box(num_spaces: int) -> tuple[int, int, int, int]:
+    """Where the title lines sit (x0, y0, x1, y1): across the top of the table, inside the board ring."""
+    _, c, m = _ring(num_spaces)
+    return m + c + 8, m + c + 6, SIZE - m - c - 8, m + c + 6 + TITLE_HEIGHT
+
+
 def space_box(num_spaces: int, index: int) -> tuple[int, int, int, int]:
     """The board space ``index``'s cell (x0, y0, x1, y1): START in the bottom-right corner, then clockwise (along the
     bottom to the left, up the left side, along the top, down the right side). A board smaller than the ring is
@@ -390,8 +420,8 @@ def _draw_panel(draw: ImageDraw.ImageDraw, s: list[int], seat: int, box: tuple[i
 
 def render_rgb(config: Any, state: np.ndarray) -> np.ndarray:
     """A (660, 660, 3) uint8 picture: the board ring (spaces coloured by type, the pawn on its space); inside it
-    the status and phase, the pot and the pile, the last roll, Greed or the Stock Tip, the last event, and a panel
-    per player (cash, stake, tickets, kept cards, bets in flight)."""
+    the title lines (game, turn, mover, phase: ``title_box``), the pot and the pile, the last roll, Greed or the
+    Stock Tip, the last event, and a panel per player (cash, stake, tickets, kept cards, bets in flight)."""
     s = state.tolist()
     n, ns = s[E.NUM_PLAYERS], s[E.NUM_SPACES]
     image = _board(tuple(s[E.SPACES : E.SPACES + ns])).copy()
@@ -401,15 +431,9 @@ def render_rgb(config: Any, state: np.ndarray) -> np.ndarray:
     _, c, m = _ring(ns)
     left, top, right, bottom = m + c + 8, m + c + 6, SIZE - m - c - 8, SIZE - m - c - 6
     mid, inner = (left + right) / 2, right - left
-    text_centered(draw, (mid, top + 11), fit_text(f"Ea$y Money  {_headline(s)}", 15, inner), 15, _INK)
+    draw_title(draw, title_box(ns), title(s), size=14)
 
-    phase = s[E.PHASE]
-    deciding = bool(E.PHASE_DECIDES[phase])
-    banner = PLAYER_COLOURS[s[E.ACTOR]] if deciding else _PALE
-    draw.rounded_rectangle((left, top + 26, right, top + 50), radius=6, fill=banner)
-    text_centered(draw, (mid, top + 38), fit_text(_phase_text(s), 14, inner - 8), 14, _INK)
-
-    y = top + 58
+    y = top + TITLE_HEIGHT + 8
     box_w = min(130, inner // 3)
     _draw_money_box(draw, (left, y, left + box_w, y + 58), "POT", s[E.POT], _POT)
     _draw_money_box(draw, (right - box_w, y, right, y + 58), "PILE", s[E.PILE], _PILE)

@@ -20,12 +20,17 @@ ACTION_HELP = (
 )
 
 
-def describe_action(config: ExtraConfig | None, action: int, dice: list[int] | None = None) -> str:
-    """Human wording of an action id, e.g. ``pairs dice 0+1, 2+4; fifth die 3 -> EXTRA column 1``."""
+def describe_action(config: ExtraConfig | None, state: np.ndarray | None, action: int) -> str:
+    """Human wording of an action id, e.g. ``pairs dice 0+1, 2+4; fifth die 3 -> EXTRA column 1``; with a state at a
+    throw, the dice's values and the pair sums too (``pairs 3+1=4 and 2+4=6 (dice 0+1, 2+3); fifth die 4 (a 1) ->
+    EXTRA column 0``), since that is what a player compares."""
+    if not 0 <= action < E.NUM_ACTIONS:
+        return f"action {action} (out of range 0..{E.NUM_ACTIONS - 1})"
     e, p, c = E.decode_action(action)
     a, b, x, y = (int(i) for i in E.PAIRINGS[e, p])
-    if dice is None:
+    if state is None or state[E.PHASE] != E.PHASE_DECIDE:
         return f"pairs dice {a}+{b}, {x}+{y}; fifth die {e} -> EXTRA column {c}"
+    dice = state[E.DICE : E.DICE + E.NUM_DICE].tolist()
     return (
         f"pairs {dice[a]}+{dice[b]}={dice[a] + dice[b]} and {dice[x]}+{dice[y]}={dice[x] + dice[y]} "
         f"(dice {a}+{b}, {x}+{y}); fifth die {e} (a {dice[e]}) -> EXTRA column {c}"

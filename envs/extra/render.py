@@ -5,11 +5,21 @@ from __future__ import annotations
 import numpy as np
 from PIL import ImageDraw
 
-from dicearena.envs.common.render import PLAYER_COLOURS, draw_die, font, new_canvas, text_centered, to_array
+from dicearena.envs.common.render import (
+    PLAYER_COLOURS,
+    TITLE_HEIGHT,
+    Title,
+    draw_die,
+    draw_title,
+    font,
+    new_canvas,
+    text_centered,
+    to_array,
+)
 
 from . import engine as E
 
-__all__ = ["render_ansi", "render_rgb"]
+__all__ = ["render_ansi", "render_rgb", "title"]
 
 _INK = (30, 30, 30)
 _MINUS = (236, 200, 196)
@@ -80,7 +90,7 @@ _BOX = 17
 _GAP = 2
 _PANEL_W = 470
 _PANEL_H = 300
-_HEADER = 96
+_HEADER = TITLE_HEIGHT + 72  # the title lines, then the throw
 
 
 def _draw_sheet(draw: ImageDraw.ImageDraw, state: np.ndarray, seat: int, x0: int, y0: int) -> None:
@@ -136,20 +146,43 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, state: np.ndarray, seat: int, x0: int
                 draw.line((cx + 3, by + box - 3, cx + _BOX - 3, by + 3), fill=_CHECK, width=2)
 
 
+def title(state: np.ndarray) -> Title:
+    """The picture's title lines: game, turn (the round), mover (who decides: every seat still playing decides on
+    the same throw), phase (``dicearena.envs.common.render.Title``)."""
+    n, phase, rounds = int(state[E.NUM_PLAYERS]), int(state[E.PHASE]), int(state[E.ROUND])
+    game = "Extra!" if n > 1 else "Extra! (solitaire)"
+    if phase == E.PHASE_OVER:
+        winners = _winners(state)
+        if n == 1:
+            mover = f"{int(E.score(state, 0))} points: {'won' if winners else 'lost'}"
+        else:
+            mover = f"{', '.join(f'player_{s}' for s in winners)} win{'s' if len(winners) == 1 else ''}"
+        return Title(game, f"game over after {rounds} rounds", mover, "phase: over",
+                     winners[0] if len(winners) == 1 and n > 1 else None)  # fmt: skip
+    if phase == E.PHASE_ROLL:
+        return Title(game, f"round {rounds + 1}", "nobody: the dice are thrown", "phase: throw (chance)")
+    deciding = [s for s in range(n) if E.must_act(state, s)]
+    names = ", ".join(f"player_{s}" for s in deciding) or "nobody"
+    dice = " ".join(str(int(v)) for v in state[E.DICE : E.DICE + E.NUM_DICE])
+    return Title(game, f"round {rounds}", f"{names} to decide", f"phase: split the throw {dice}",
+                 deciding[0] if len(deciding) == 1 else None)  # fmt: skip
+
+
 def render_rgb(state: np.ndarray) -> np.ndarray:
-    """A uint8 picture: the throw as pips on top, then every player's sheet (two per line)."""
+    """A uint8 picture: the title lines (game, round, who decides, phase), the throw as pips, then every player's
+    sheet (two per line). Its size depends only on the number of players."""
     n = int(state[E.NUM_PLAYERS])
     per_line = 1 if n == 1 else 2
     lines = (n + per_line - 1) // per_line
     width = per_line * _PANEL_W + 10
     height = _HEADER + lines * _PANEL_H
     image, draw = new_canvas(width, height)
-    text_centered(draw, (width / 2, 14), f"Extra!  {_status(state)}", 14, _INK)
+    draw_title(draw, (0, 0, width, TITLE_HEIGHT), title(state))
     if state[E.ROUND] > 0:
         size, gap = 52, 14
         left = (width - (E.NUM_DICE * size + (E.NUM_DICE - 1) * gap)) // 2
         for i in range(E.NUM_DICE):
-            draw_die(draw, left + i * (size + gap), 32, size, int(state[E.DICE + i]))
+            draw_die(draw, left + i * (size + gap), TITLE_HEIGHT + 10, size, int(state[E.DICE + i]))
     for seat in range(n):
         x0 = 10 + (seat % per_line) * _PANEL_W
         y0 = _HEADER + (seat // per_line) * _PANEL_H

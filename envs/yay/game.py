@@ -14,8 +14,8 @@ from .config import YayConfig
 from .render import render_ansi, render_rgb, standings
 
 __all__ = [
-    "EVENT_NAMES", "YAY", "action_help", "action_words", "describe_action", "explain_illegal", "explain_outcome",
-    "illegal_reason", "seat_info",
+    "EVENT_NAMES", "YAY", "action_help", "describe_action", "explain_illegal", "explain_outcome", "illegal_reason",
+    "seat_info",
 ]  # fmt: skip
 
 # What ended the last turn, as ``infos[agent]["last_event"]`` words it.
@@ -39,8 +39,8 @@ def action_help(rows: int, cols: int) -> str:
     )
 
 
-def action_words(action: int, rows: int = 8, cols: int = 8) -> str:
-    """Human wording of an in-range action id on a ``rows x cols`` sheet, e.g. ``write at row 2, col 5``."""
+def _square_words(action: int, rows: int, cols: int) -> str:
+    """Wording of an in-range action id on a ``rows x cols`` sheet, e.g. ``write at row 2, col 5``."""
     squares = rows * cols
     if action == 3 * squares:
         return "throw again"
@@ -49,12 +49,31 @@ def action_words(action: int, rows: int = 8, cols: int = 8) -> str:
     return f"{verb} row {s // cols}, col {s % cols}"
 
 
-def describe_action(config: YayConfig | None, action: int) -> str:
-    """The spec's wording of an action id under ``config`` (the default 8x8 sheet if None)."""
-    rows, cols = (8, 8) if config is None else (config.rows, config.cols)
-    if not 0 <= action <= 3 * rows * cols:
-        return f"out of range 0..{3 * rows * cols}"
-    return action_words(action, rows, cols)
+_VALUE_OF = getattr(E.value_of, "py_func", E.value_of)  # the rule's Python function (no compile to word a move)
+
+
+def describe_action(config: YayConfig | None, state: np.ndarray | None, action: int) -> str:
+    """Human wording of an action id, e.g. ``write at row 2, col 5``. The sheet's size comes from the state, else
+    the config, else the default 8x8. With a state at a decision the words name the total written (``write 12 at row
+    2, col 5``), the total the next throw must beat, or the number crossed off, what a player choosing needs."""
+    if state is not None:
+        rows, cols = int(state[E.ROWS]), int(state[E.COLS])
+    else:
+        rows, cols = (8, 8) if config is None else (config.rows, config.cols)
+    squares = rows * cols
+    if not 0 <= action <= 3 * squares:
+        return f"action {action} (out of range 0..{3 * squares})"
+    words = _square_words(action, rows, cols)
+    if state is None or state[E.PHASE] not in (E.PHASE_DECIDE, E.PHASE_CROSS):
+        return words
+    kind, s = divmod(action, squares)
+    if action == 3 * squares:
+        return f"throw again (the next throw must beat {int(state[E.TOTAL])})"
+    if kind == 0:
+        return f"write {int(state[E.TOTAL])} at row {s // cols}, col {s % cols}"
+    if kind == 2 and state[E.BOARD + s] > E.BLOCKED:
+        return f"cross off own {_VALUE_OF(int(state[E.BOARD + s]))} at row {s // cols}, col {s % cols}"
+    return words
 
 
 def illegal_reason(state: np.ndarray, action: int) -> str:

@@ -192,6 +192,16 @@ def _rgb(config: PigConfig, state: np.ndarray) -> np.ndarray:
     return image
 
 
+def _describe(config: PigConfig | None, state: np.ndarray | None, action: int) -> str:
+    """``roll`` / ``hold``; with a state at a decision, the turn's total at stake."""
+    if action not in (ROLL, HOLD):
+        return f"action {action} (out of range 0..1)"
+    if state is None or state[PHASE] != P_DECIDE:
+        return ("roll", "hold")[action]
+    total = int(state[TURN_TOTAL])
+    return f"roll (risking {total})" if action == ROLL else f"hold (bank {total})"
+
+
 def _explain(config: PigConfig, state: np.ndarray, seat: int, action: int) -> str:
     if state[PHASE] != P_DECIDE:
         return "the game is not waiting for a decision"
@@ -204,7 +214,7 @@ PIG = register_game(
         title="Pig",
         config=PigConfig,
         engine=sys.modules[__name__],
-        describe_action=lambda config, action: ("roll", "hold")[action] if action in (0, 1) else f"action {action}",
+        describe_action=_describe,
         explain_illegal=_explain,
         explain_outcome=lambda config, code: BAD_FACE_WORDS,
         render_ansi=_ansi,
