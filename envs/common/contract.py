@@ -10,7 +10,8 @@ that implements the names below, a config model, renderers, and one :class:`Game
 - ``sizes(config) -> Sizes`` (plain Python): the state, observation, action and chance-outcome lengths.
 - ``header(config) -> np.ndarray`` (plain Python, int32): every rule knob, which ``init_state`` writes into the
   state's header, so one compiled engine serves every config.
-- ``init_state(state, header)``: a new game, at its first chance or decision node.
+- ``init_state(state, header)``: a new game, at its first chance or decision node; ``state[0]`` holds the number
+  of players (the state API checks a loaded state's against its config's).
 - ``to_act(state) -> int``: the seat that must decide, or ``CHANCE`` at a chance node, ``NOBODY`` when over.
 - ``legal_mask(state, seat, mask)``, ``is_legal(state, seat, action) -> bool``, ``apply_action(state, seat,
   action)``: the decision rules (``apply_action`` only ever receives legal actions).
@@ -162,6 +163,11 @@ class GameSpec:
     # seat-vs-opponents faces refuse such a learner seat when built (a seat that only may not decide, by chance, is
     # skipped game by game instead)
     seat_never_decides: Callable[[Any, int], str | None] | None = None
+    # (config) -> the most outcomes one chance event enumerates (``enumerate_outcomes``' buffer; 0: only sampled),
+    # and whether every chance node enumerates (OpenSpiel's explicit chance; else some are sampled, e.g. a shuffle):
+    # the state API (``dicearena.envs.common.game_state``) and search read them
+    max_chance_outcomes: Callable[[Any], int] = lambda config: 0
+    every_chance_enumerable: bool = False
 
     def __post_init__(self) -> None:
         needed = ENGINE_FUNCTIONS + (SIMULTANEOUS_FUNCTIONS if self.dynamics == "simultaneous" else ())

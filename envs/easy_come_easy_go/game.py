@@ -100,6 +100,8 @@ EASY_COME_EASY_GO = register_game(
         seat_never_decides=seat_never_decides,
         dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "Easy Come, Easy Go"),
         bench_targets={"env": 1.5, "batched": 200.0},
+        max_chance_outcomes=lambda config: E.NUM_FACES**E.NUM_DICE,  # a roll of all four dice
+        every_chance_enumerable=True,
         gym_envs={"EasyComeEasyGoTurn-v0": "dicearena.envs.easy_come_easy_go.turn_task:EasyComeEasyGoTurnEnv"},
     )
 )

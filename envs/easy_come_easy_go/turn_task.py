@@ -162,6 +162,7 @@ TURN = register_task(
         render_ansi=render_ansi,
         render_rgb=render_rgb,
         dice=lambda config, dice: DiceChance(dice, E.NUM_FACES, E.NUM_DICE, "the turn task"),
+        max_chance_outcomes=lambda config: E.NUM_FACES**E.NUM_DICE,  # rolls; drawn prize values are sampled
     ),
     __name__,
 )

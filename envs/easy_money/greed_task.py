@@ -48,6 +48,12 @@ def describe_action(config: GreedTaskConfig | None, state: Any, action: int) -> 
     return f"stop and collect {_PAYOUT(total, cash)} (total {total}, the named player holds {cash})"
 
 
+def _max_outcomes(config: GreedTaskConfig) -> int:
+    """The start's (M, first face) pairs, or a roll's six faces."""
+    low, high = config.cash_range
+    return max((high - low + 1) * (G.NUM_FACES - 1), G.NUM_FACES)
+
+
 def _explain(config: GreedTaskConfig, state: Any, seat: int, action: int) -> str:
     return "the sequence is over" if state[G.PHASE] == G.P_OVER else "Greed's actions are 0 stop, 1 roll again"
 
@@ -153,6 +159,8 @@ GREED_TASK_SPEC = register_task(
         render_ansi=render_ansi,
         render_rgb=render_rgb,
         observation_bounds=lambda config: (-1.0, 1.0),
+        max_chance_outcomes=_max_outcomes,
+        every_chance_enumerable=True,
     ),
     __name__,
 )

@@ -99,6 +99,8 @@ EXTRA = register_game(
         render_fps=1,
         observation_bounds=_bounds,
         bench_targets={"batched": 200.0},
+        max_chance_outcomes=lambda config: E.NUM_THROWS,  # the distinct throws of five dice
+        every_chance_enumerable=True,
         gym_envs={"ExtraSolitaire-v0": "dicearena.envs.extra.solitaire_task:ExtraSolitaireEnv"},
     )
 )

@@ -220,6 +220,8 @@ PIG = register_game(
         render_ansi=_ansi,
         render_rgb=_rgb,
         observation_bounds=lambda config: (0.0, float("inf")),  # a turn's total is unbounded
+        max_chance_outcomes=lambda config: 6,  # one die
+        every_chance_enumerable=True,
     )
 )
 
