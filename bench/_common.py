@@ -13,8 +13,8 @@ from collections.abc import Callable
 import numpy as np
 
 __all__ = [
-    "aec_steps_per_second", "batched_steps_per_second", "connect_four_steps_per_second", "parallel_steps_per_second",
-    "parser", "pin", "print_ratios",
+    "aec_steps_per_second", "batched_steps_per_second", "chosen_specs", "connect_four_steps_per_second",
+    "parallel_steps_per_second", "parser", "pin", "print_ratios",
 ]  # fmt: skip
 
 
@@ -26,6 +26,18 @@ def parser(description: str) -> argparse.ArgumentParser:
     p.add_argument("--cpu", type=int, default=None, help="core to pin to (default: the last allowed)")
     p.add_argument("--no-pin", action="store_true", help="do not pin the process to one core")
     return p
+
+
+def chosen_specs(p: argparse.ArgumentParser, games: list[str]) -> list[object]:
+    """The specs of the games named (none: every registered game); a typo is a usage error with the game's own
+    message and its suggestion."""
+    import dicearena.envs  # noqa: F401  (registers the suite's games)
+    from dicearena.envs.common.contract import GAMES, game_spec
+
+    try:
+        return [game_spec(game) for game in games or sorted(GAMES)]
+    except ValueError as error:
+        p.error(str(error))
 
 
 def pin(args: argparse.Namespace) -> None:

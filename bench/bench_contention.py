@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from statistics import median
 from typing import Any
 
-from dicearena.bench._common import batched_steps_per_second, parser  # noqa: E402
+from dicearena.bench._common import batched_steps_per_second, chosen_specs, parser  # noqa: E402
 
 ENGINE_TARGET = 0.9  # threads=2 / threads=1, one core busy
 TRAINING_TARGET = 0.5  # busy / quiet, two cores busy
@@ -138,12 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     import dicearena.envs  # noqa: F401  (registers the suite's games)
     from dicearena.envs.common.batching import max_threads
-    from dicearena.envs.common.contract import GAMES, game_spec
 
-    try:
-        games = [game_spec(game).id for game in args.games or sorted(GAMES)]
-    except ValueError as error:  # a typo: the game's own message, with its suggestion
-        p.error(str(error))
+    games = [spec.id for spec in chosen_specs(p, args.games)]
     if max_threads() < 2 or (os.cpu_count() or 1) < 2:
         p.error("this benchmark needs 2 cores and numba's pool of 2 threads")
     if args.rounds < 1 or args.seconds <= 0 or args.train_seconds <= 0:

@@ -16,6 +16,7 @@ from typing import Any
 
 from dicearena.bench._common import (  # noqa: E402
     aec_steps_per_second,
+    chosen_specs,
     connect_four_steps_per_second,
     parallel_steps_per_second,
     parser,
@@ -38,16 +39,12 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     pin(args)
     import dicearena.envs  # noqa: F401  (registers the suite's games)
-    from dicearena.envs.common.contract import GAMES, game_spec
     from dicearena.envs.common.game_aec import make_env
     from dicearena.envs.common.game_parallel import make_parallel_env
 
     if args.module:
         importlib.import_module(args.module)
-    try:
-        specs = [game_spec(game) for game in args.games or sorted(GAMES)]
-    except ValueError as error:  # a typo: the game's own message, with its suggestion
-        p.error(str(error))
+    specs = chosen_specs(p, args.games)
     ok = True
     for spec in specs:
         ok &= bench(spec, args, make_env, make_parallel_env)

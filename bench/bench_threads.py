@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from statistics import median
 
-from dicearena.bench._common import batched_steps_per_second, parser  # noqa: E402
+from dicearena.bench._common import batched_steps_per_second, chosen_specs, parser  # noqa: E402
 
 TARGET = 1.8
 
@@ -27,13 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     import dicearena.envs  # noqa: F401  (registers the suite's games)
     from dicearena.envs.common.batching import max_threads
-    from dicearena.envs.common.contract import GAMES, game_spec
     from dicearena.envs.common.game_batch import BatchedGame
 
-    try:
-        games = [game_spec(game).id for game in args.games or sorted(GAMES)]
-    except ValueError as error:  # a typo: the game's own message, with its suggestion
-        p.error(str(error))
+    games = [spec.id for spec in chosen_specs(p, args.games)]
     if not 2 <= args.threads <= max_threads():
         p.error(f"--threads must be in 2..{max_threads()} (numba's thread pool here), got {args.threads}")
     print(f"{'game':<22}{'engine, 1 thread':>18}{f'{args.threads} threads':>14}{'ratio':>8}  target"
