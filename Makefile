@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first, pinned: the CPU build on this machine's disk (anything else pulls a CUDA build)
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e ".[train,dev,rllib]"
+	$(PY) -m pip install --quiet -e ".[train,dev,rllib,openspiel]"
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -114,12 +114,15 @@ class Game:
 class State:
     """One node of the game tree: a decision (one seat, or several at once), a chance event, or the end."""
 
-    __slots__ = ("game", "_state", "_returns_before")
+    # ``rewards()`` needs no record of the returns before each transition: the contract pays the final rewards
+    # only at the end (0 while playing), so the last transition paid exactly ``returns()``, unless this state was
+    # loaded as it is (``_moved`` False) and no transition of ours happened yet
+    __slots__ = ("game", "_state", "_moved")
 
     def __init__(self, game: Game, state: np.ndarray) -> None:
         self.game = game
         self._state = state
-        self._returns_before = self._returns()
+        self._moved = False
 
     # --- who moves
 
@@ -213,7 +216,7 @@ class State:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome id, probability)`` for every outcome of this chance event (the engine's enumeration)."""
         _, probs = self._enumerate()
-        return [(i, float(p)) for i, p in enumerate(probs)]
+        return list(enumerate(probs.tolist()))
 
     def chance_enumerable(self) -> bool:
         """This chance node's outcomes can be listed (else ``sample_chance``)."""
@@ -239,7 +242,7 @@ class State:
 
     def rewards(self) -> list[float]:
         """What the last transition paid each seat (the final rewards on the one that ended the game)."""
-        return (self._returns() - self._returns_before).tolist()
+        return self.returns() if self._moved else [0.0] * self.game.num_players()
 
     def observation_tensor(self, player: int) -> np.ndarray:
         """``player``'s observation, the envs' ``obs["observation"]``."""
@@ -256,8 +259,11 @@ class State:
 
     def clone(self) -> State:
         copy = State.__new__(State)
-        copy.game, copy._state, copy._returns_before = self.game, self._state.copy(), self._returns_before.copy()
+        copy.game, copy._state, copy._moved = self.game, self._state.copy(), self._moved
         return copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()  # the game (spec, engine module) is shared, never copied: OpenSpiel clones by deepcopy
 
     @property
     def engine_state(self) -> np.ndarray:
@@ -279,9 +285,8 @@ class State:
         return out
 
     def _play(self, change: Any) -> None:
-        before = self._returns()
         change()
-        self._returns_before = before
+        self._moved = True
 
     def _seat(self, player: int | None) -> int | None:
         """The seat whose mask is asked for: ``player``, or the one to move (None at chance and terminal nodes)."""
