@@ -31,6 +31,7 @@ __all__ = ["AGENT_NAMES", "Agent", "RandomAgent", "agent_names", "check_agent", 
 _GENERIC: dict[str, tuple[Target, str, str | None]] = {
     "random": ("dicearena.agents.random_agent", "RandomAgent", None),
     "sb3": ("dicearena.agents.sb3_agent", "SB3Agent", None),
+    "search": ("dicearena.agents.search", "SearchAgent", None),  # chance-aware MCTS on any game's engine
     # an RLlib checkpoint (the rllib extra: dicearena.agents.training.rllib)
     "rllib": ("dicearena.agents.rllib_agent", "RLlibAgent", None),
 }

@@ -362,6 +362,25 @@ def _policy_fn(policy) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
         f"or a callable(obs, masks) -> actions, got {type(policy)}")
 
 
+def turn_decision_states(dice: np.ndarray, frozen: np.ndarray, roll: int, values: np.ndarray,
+                         variant: int) -> np.ndarray:  # fmt: skip
+    """The turn task's engine states (k, S) at the decisions ``dice`` (k, 4) with ``frozen`` masks (k,) after roll
+    ``roll``, prize ``values`` fixed: what a state-reading policy is handed (its observation scale is the config's
+    own; a planner reads the values)."""
+    from dicearena.envs.easy_come_easy_go import turn_engine as T
+    from dicearena.envs.easy_come_easy_go.turn_config import TurnTaskConfig
+
+    config = TurnTaskConfig(prize_values=[float(x) for x in values], four_of_a_kind_is_two_pairs=bool(variant))
+    base = np.zeros(T.STATE_SIZE, dtype=np.int32)
+    T.init_state(base, np.ascontiguousarray(T.header(config), dtype=np.int32))
+    states = np.tile(base, (len(dice), 1))
+    states[:, eng.DICE : eng.DICE + eng.NUM_DICE] = dice
+    states[:, eng.FROZEN] = frozen
+    states[:, eng.ROLLS] = roll
+    states[:, eng.PHASE] = eng.PHASE_DECIDE
+    return states
+
+
 def evaluate_turn_policy_exact(
     policy,
     values: np.ndarray | list[float],
@@ -398,7 +417,12 @@ def evaluate_turn_policy_exact(
         dice = codes[:, None] // _PLACE % eng.NUM_FACES
         rolls = np.full(idx.size, roll, dtype=np.int64)
         encode_turn_positions(dice, frozen, rolls, np.tile(scaled, (idx.size, 1)), variant, obs, masks)
-        actions = np.asarray(act(obs, masks), dtype=np.int64).reshape(-1)
+        if getattr(policy, "reads_state", False):  # a planner (e.g. the search agent) reads the engine states
+            states = turn_decision_states(dice, frozen, roll, v, variant)
+            actions = policy.act_states(states, masks, np.zeros(idx.size, dtype=np.int64))
+        else:
+            actions = act(obs, masks)
+        actions = np.asarray(actions, dtype=np.int64).reshape(-1)
         if actions.shape[0] != idx.size:
             raise ValueError(f"policy returned {actions.shape[0]} actions for a batch of {idx.size}")
         bad = (actions < 0) | (actions >= eng.NUM_ACTIONS)

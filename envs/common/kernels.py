@@ -23,13 +23,14 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
 from .numba_cache import outside_key
 
-__all__ = ["KERNEL_NAMES", "kernel_source", "kernels_for"]
+__all__ = ["KERNEL_NAMES", "generated_module", "kernel_source", "kernels_for"]
 
 KERNEL_NAMES = (
     "range_start", "range_check", "range_act", "range_settle", "range_encode", "scratch_base", "keyed_start",
@@ -170,7 +171,14 @@ _LOADED: dict[str, ModuleType] = {}
 
 def kernels_for(engine: ModuleType) -> ModuleType:
     """The compiled kernels of ``engine``: generated (once per source version) and imported."""
-    name = f"dicearena_kernels.{engine.__name__.replace('.', '__')}"
+    return generated_module(engine, "dicearena_kernels", kernel_source)
+
+
+def generated_module(engine: ModuleType, package: str, source: Callable[[ModuleType, bool], str]) -> ModuleType:
+    """The module ``source(engine, cache)`` renders, written to the keyed numba cache directory and imported as
+    ``package.<engine>``: how any layer (the batched kernels here, the search agent's in ``dicearena.agents``)
+    binds loops written once to one engine's functions and still gets numba's on-disk cache."""
+    name = f"{package}.{engine.__name__.replace('.', '__')}"
     if name in _LOADED:
         return _LOADED[name]
     cache_dir = os.environ.get("NUMBA_CACHE_DIR", "")
@@ -179,14 +187,14 @@ def kernels_for(engine: ModuleType) -> ModuleType:
         if not cache_dir:
             raise OSError("no numba cache directory")
         # the cache directory is keyed by the package's source; an engine kept outside it, by its own files too
-        path = Path(cache_dir) / "kernels" / outside_key(engine) / file_name
-        _write_if_changed(path, kernel_source(engine, cache=True))
+        path = Path(cache_dir) / package.removeprefix("dicearena_") / outside_key(engine) / file_name
+        _write_if_changed(path, source(engine, True))
     except OSError:  # caching is off (numba_cache found no writable directory): compile in every process
-        path = _private_dir() / file_name
-        _write_if_changed(path, kernel_source(engine, cache=False))
+        path = _private_dir() / package / file_name
+        _write_if_changed(path, source(engine, False))
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load the generated kernels {path}")
+        raise ImportError(f"cannot load the generated module {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # importable by name: pickles and numba's cache find it
     spec.loader.exec_module(module)
