@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dicearena.agents.base import Agent, StatePlanner
 from dicearena.envs.common.batching import ThreadChoice, check_threads
+from dicearena.envs.common.contract import resolve_spec, spec_reference
 from dicearena.envs.common.game_state import Game, load_game
 from dicearena.envs.common.kernels import generated_module
 from dicearena.envs.common.table import check_seed
@@ -238,6 +239,21 @@ class SearchAgent(StatePlanner):
     def reset(self, seed: int | None = None) -> None:
         if check_seed(seed) is not None:
             self.rng = np.random.default_rng(seed)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Engine modules and the generated kernels do not pickle: the game goes as its id (and the module that
+        registers it) and its config, and is loaded again on the other side."""
+        state = self.__dict__.copy()
+        state["game"] = (spec_reference(self.game.spec), self.game.config.model_dump())
+        state["_games"], state["_kernels"] = {}, None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        (game_id, module), config = state.pop("game")
+        self.__dict__.update(state)
+        self.game = Game(resolve_spec(game_id, module), **config)
+        self._games = {self.game.num_players(): self.game}
+        self._kernels = search_kernels_for(self.game.spec.engine)
 
     def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
         states = np.ascontiguousarray(states, dtype=np.int32)

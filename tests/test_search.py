@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,9 @@ def test_search_plays_legal_moves_in_every_game_and_the_seed_fixes_them(game: st
     assert np.array_equal(actions, again)
     agent.reset(seed=7)
     assert np.array_equal(agent.act_states(states, masks, seats), actions)
+    agent.reset(seed=7)
+    copy = pickle.loads(pickle.dumps(agent))  # to a worker process: the same moves
+    assert np.array_equal(copy.act_states(states, masks, seats), actions)
 
 
 @pytest.mark.parametrize("game", ["easy_come_easy_go", "extra"])
@@ -141,3 +146,29 @@ def test_bad_budgets_and_inputs_are_named() -> None:
     states, masks, seats = decision_states("easy_come_easy_go", 2, seed=0)
     with pytest.raises(ValueError, match="one value per seat"):
         SearchAgent("easy_come_easy_go", simulations=4, evaluator=wrong_shape).act_states(states, masks, seats)
+
+
+def test_exact_turn_scoring_hands_planners_the_engine_states_play_would_give_them() -> None:
+    """``score_turn_policy`` scores a state-reading planner (the search agent) exactly: the states it builds for each
+    decision are the ones a played turn reaches."""
+    from dicearena.agents.easy_come_easy_go.exact import turn_decision_states
+    from dicearena.envs.common.game_state import load_game
+    from dicearena.envs.easy_come_easy_go import engine as eng
+
+    values = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0]
+    game = load_game("easy_come_easy_go_turn", prize_values=values)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for _ in range(60):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.sample_chance(rng)
+                continue
+            played = state.engine_state
+            made = turn_decision_states(played[None, eng.DICE : eng.DICE + eng.NUM_DICE], played[None, eng.FROZEN],
+                                        int(played[eng.ROLLS]), np.array(values), 0)  # fmt: skip
+            assert np.array_equal(made[0], played)
+            checked += 1
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 100

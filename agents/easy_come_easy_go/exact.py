@@ -26,6 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from dicearena.agents.base import StatePlanner
 from dicearena.envs.easy_come_easy_go import engine as eng
 from dicearena.envs.easy_come_easy_go.turn_engine import TURN_OBS_SIZE, encode_turn_positions
 
@@ -417,7 +418,7 @@ def evaluate_turn_policy_exact(
         dice = codes[:, None] // _PLACE % eng.NUM_FACES
         rolls = np.full(idx.size, roll, dtype=np.int64)
         encode_turn_positions(dice, frozen, rolls, np.tile(scaled, (idx.size, 1)), variant, obs, masks)
-        if getattr(policy, "reads_state", False):  # a planner (e.g. the search agent) reads the engine states
+        if isinstance(policy, StatePlanner):  # plays only from engine states (the search agent): hand it those
             states = turn_decision_states(dice, frozen, roll, v, variant)
             actions = policy.act_states(states, masks, np.zeros(idx.size, dtype=np.int64))
         else:

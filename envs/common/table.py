@@ -33,11 +33,16 @@ class CheckActionWrapper(wrappers.BaseWrapper):
     AssertionError. The action goes on as a plain int, so a legal-typed but illegal id still ends the game with -1
     for the mover (``TerminateIllegalWrapper``); a finished agent's step (``None``) passes as it is."""
 
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._raw = env.unwrapped  # read once: every attribute through the wrapper chain costs a Python call per step
+
     def step(self, action: Any) -> None:
-        raw, agent = self.unwrapped, self.agent_selection
+        raw = self._raw
+        agent = raw.agent_selection
         if not (raw.terminations.get(agent, True) or raw.truncations.get(agent, True)):
             action = raw.check_action(action)
-        super().step(action)
+        self.env.step(action)
 
 
 def coerce_action(action: Any, num_actions: int, action_help: str) -> int:
