@@ -8,13 +8,16 @@ module generated from its engine (``search_kernels_for``), so numba caches them 
 The tree (one per game of a batch, nodes in flat arrays, node 0 the root):
 
 - a **decision** node (one seat, or several at once in a simultaneous game) picks one action per acting seat by
-  UCB1 on that seat's own statistics (decoupled UCT: with one acting seat, plain UCT); its children are keyed by the
-  joint action (``key``: one entry per seat, -1 for a seat that does not act);
+  UCB1 on that seat's own statistics (decoupled UCT: with one acting seat, plain UCT; untried actions first, or
+  valued as the node with ``FIRST_PLAY``); its children are keyed by the joint action (``key``: one entry per seat,
+  -1 for a seat that does not act). Its value is the mean of what passed through it, or with ``BEST_CHILD`` (a
+  one-seat decision) its most visited child's;
 - an **enumerated chance** node (the engine's ``enumerate_outcomes`` lists the event) samples an outcome by its
   exact probability and keeps an expectimax value: the probability-weighted mean of its visited children's values;
-- a **sampled chance** node (a shuffle, Yay!'s landings) draws as the faces do (``draw_outcome``) and widens
-  progressively (at most ``widening * sqrt(visits)`` children, an existing child picked by its visit share beyond);
-  a drawn outcome that leads to a state already among its children joins that child;
+- a **sampled chance** node (a shuffle, Yay!'s landings) draws as the faces do (``draw_outcome``); a drawn outcome
+  that leads to a state already among its children joins that child;
+- both chance kinds widen progressively: at most ``widening * sqrt(visits)`` children; beyond, an existing child
+  is picked by its share of the probability (enumerated) or of the visits (sampled);
 - a **terminal** node is worth its final rewards.
 
 A leaf is valued by a random rollout to the end (compiled here) or, in waves, by any evaluator outside

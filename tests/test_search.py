@@ -172,3 +172,16 @@ def test_exact_turn_scoring_hands_planners_the_engine_states_play_would_give_the
             checked += 1
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert checked > 100
+
+
+def test_bench_search_prints_the_optimum_shares_and_refuses_unknown_parts(capsys) -> None:
+    from dicearena.bench.bench_search import main
+
+    assert main(["optimum", "--greed-sims", "300", "--turn-sims", "4", "--vectors", "1", "--no-pin"]) == 0
+    out = capsys.readouterr().out
+    greed = next(line for line in out.splitlines() if line.strip().startswith("300"))
+    assert 90.0 < float(greed.split()[1]) <= 100.0, out  # % of the optimum, exact
+    assert "Easy Come turn task" in out
+    with pytest.raises(SystemExit):
+        main(["speed"])
+    assert "parts are api, optimum and strength" in capsys.readouterr().err
