@@ -280,6 +280,15 @@ def test_ansi_and_rgb_at_the_end_of_a_game(n: int) -> None:
     assert image.shape == (SIZE, SIZE, 3) and image.dtype == np.uint8
 
 
+def test_the_end_without_the_final_lottery_says_the_money_counts() -> None:
+    cfg = config(num_players=2, final_lottery=False)
+    *_, last = random_states(cfg, seed=7)
+    assert last[E.PHASE] == E.PHASE_OVER and last[E.LAST_EVENT] == E.EV_PILE_EMPTY and last[E.POT] > 0
+    text = check_numbers(cfg, last)
+    assert "last event: the play pile is empty: the game ends, cash plus stake counts" in text
+    assert "Final Lottery" not in text
+
+
 def test_truncated_game() -> None:
     cfg = config(num_players=2, max_turns=3)
     *_, last = random_states(cfg, seed=5)

@@ -638,6 +638,47 @@ def test_lucky_dice_money_goes_back_to_its_owners_when_the_pile_runs_out() -> No
     assert g.cash() == [36, 36, 41, 2] and not g.s[E.LUCKY : E.LUCKY + 24].any()
 
 
+def test_without_the_final_lottery_the_emptied_pile_ends_the_game_and_cash_plus_stake_decides() -> None:
+    g = Game(first_player=1, final_lottery=False)
+    g.stakes(stake(2), stake(2), E.ACT_STAKE_NONE, stake(2))  # seats 1, 2, 3, 0
+    extra = g.pile - 3
+    g.s[E.PILE] = 3
+    g.s[E.POT] += extra
+    g.s[E.PAWN] = 2
+    pot = g.pot
+    g.roll(1, 1)  # the same Double as above: the pile runs out
+    assert g.cash() == [34, 36, 35, 31] and g.pile == 0 and g.pot == pot + 5  # the penalty; the pot counts for nobody
+    assert g.phase == E.PHASE_OVER and E.status(g.s) == TERMINATED and E.to_act(g.s) == NOBODY
+    assert g.s[E.LAST_EVENT] == E.EV_PILE_EMPTY  # no Final Lottery was rolled
+    # seat 1: 36 + 2 staked = 38, the most (seat 0 34 + 2, seat 2 35 + 2, seat 3 31 after the penalty)
+    assert g.s[E.WINNERS] == 0b0010 and g.rewards() == [-1.0, 1.0, -1.0, -1.0]
+
+
+def test_without_the_final_lottery_passing_easy_money_into_an_empty_pile_ends_the_game_before_the_space_acts() -> None:
+    g = Game(final_lottery=False)
+    g.s[E.POT] += g.pile - 4
+    g.s[E.PILE] = 4
+    g.move(5, 1, 3)  # passes 7: 4 of the 10; Greed would come next
+    assert g.cash(0) == 40 and g.phase == E.PHASE_OVER and g.s[E.WINNERS] == 0b0001
+
+
+def test_without_the_final_lottery_lucky_dice_money_goes_back_before_the_count() -> None:
+    g = lucky_game()
+    g.s[E.FINAL_LOTTERY] = 0  # the header knob, as final_lottery: false writes it
+    g.s[E.POT] += g.pile - 5
+    g.s[E.PILE] = 5
+    g.roll(1, 5)  # 6: seat 2 gets 6 back and only 5 of the 6
+    assert g.phase == E.PHASE_OVER and g.cash() == [36, 36, 41, 2] and not g.s[E.LUCKY : E.LUCKY + 24].any()
+    assert g.s[E.WINNERS] == 0b0100 and g.rewards() == [-1.0, -1.0, 1.0, -1.0]
+
+
+def test_final_lottery_is_a_header_knob_that_defaults_to_the_rulebook() -> None:
+    assert config().final_lottery is True and E.header(config())[E.FINAL_LOTTERY] == 1
+    assert E.header(config(final_lottery=False))[E.FINAL_LOTTERY] == 0
+    with pytest.raises(ConfigError, match="final_lottery"):
+        config(final_lottery="no")
+
+
 def final_game() -> Game:
     g = Game()
     g.set_cash(2, 3)
@@ -912,6 +953,13 @@ def test_random_games_at_other_tables_conserve_money_and_end(overrides: dict) ->
     assert stats[[1, 4, 5, 6, 7, 8]].tolist() == [0] * 6 and stats[2] + stats[3] == 1000
     if overrides.get("max_turns") == 5:
         assert stats[3] > 900  # five turns rarely empty the pile
+
+
+def test_random_games_without_the_final_lottery_conserve_money_and_end_with_the_pot_uncounted() -> None:
+    stats = random_games(config(final_lottery=False), 2000, seed=3, full_checks=100)
+    assert stats[[1, 4, 5, 6, 7, 8]].tolist() == [0] * 6 and stats[2] == 2000  # every game ends, none truncated
+    with_final = random_games(config(), 2000, seed=3)
+    assert stats[0] < with_final[0]  # no Final Lottery steps: fewer steps in all
 
 
 def test_a_users_own_board_and_decks_play(tmp_path) -> None:

@@ -41,6 +41,12 @@ class EasyMoneyConfig(GameConfig):
         description="the observation ends with 3 more floats: at a Greed roll-or-stop decision the mover's exact "
         "expected units of rolling on and of stopping, / 100 capped at 1, and 1 if rolling is worth more (0 elsewhere)",
     )
+    final_lottery: bool = Field(
+        True,
+        description="True: the rulebook's ending (the pile empty, the Final Lottery's pot goes to the holder of the "
+        "ticket the dice pick); False: the game ends when the pile is empty, the pot counts for nobody and cash plus "
+        "stake decides (the research variant: the rulebook's pot decides ~99% of games by luck)",
+    )
     first_player: int | None = Field(
         None, ge=0, lt=MAX_PLAYERS, description="None: the rulebook's roll-off picks; a seat: it starts"
     )

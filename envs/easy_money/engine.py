@@ -165,7 +165,8 @@ WS_NEWS = WS_TIP + MAX_WALL  # MAX_WALL: Daily News
 WS_ODDS = WS_NEWS + MAX_WALL  # MAX_WALL: odds (1..3 to 1)
 ZERO_SUM = WS_ODDS + MAX_WALL  # 1: reward="win" is zero-sum (config zero_sum; ``dicearena.envs.common.rewards``)
 GREED_FEATURES = ZERO_SUM + 1  # 1: the observation ends with the Greed values (config greed_features)
-HEADER_SIZE = GREED_FEATURES + 1
+FINAL_LOTTERY = GREED_FEATURES + 1  # 1: the rulebook's Final Lottery; 0: the game ends when the pile is empty
+HEADER_SIZE = FINAL_LOTTERY + 1
 
 # --- the game in progress
 PHASE = HEADER_SIZE
@@ -372,12 +373,16 @@ def _game_over(state: np.ndarray) -> None:
 
 @njit(cache=True)
 def _start_final(state: np.ndarray) -> None:
-    """The pile is empty: money still on the Lucky Dice numbers goes back to its owners, and the Final Lottery."""
+    """The pile is empty: money still on the Lucky Dice numbers goes back to its owners, and the Final Lottery (or,
+    with ``final_lottery: false``, the count: the pot then belongs to nobody)."""
     for seat in range(MAX_PLAYERS):
         for k in range(NUM_LUCKY):
             state[CASH + seat] += state[LUCKY + seat * NUM_LUCKY + k]
             state[LUCKY + seat * NUM_LUCKY + k] = 0
     _event(state, EV_PILE_EMPTY, state[CURRENT], 0)
+    if state[FINAL_LOTTERY] == 0:
+        _game_over(state)
+        return
     state[ACTOR] = state[CURRENT]
     state[PHASE] = PHASE_FINAL
 
@@ -1333,6 +1338,7 @@ def header(config) -> np.ndarray:
     head[FIRST_PLAYER] = -1 if config.first_player is None else config.first_player
     head[ZERO_SUM] = int(config.zero_sum)
     head[GREED_FEATURES] = int(config.greed_features)
+    head[FINAL_LOTTERY] = int(config.final_lottery)
     head[SUPPLY] = config.supply
     head[POT_START] = config.pot_start
     head[REFILL] = config.lottery_refill

@@ -211,6 +211,8 @@ def _event_text(s: list[int]) -> str:
         return f"{who} won the Final Lottery with {number} after {rounds} round{'s' * (rounds != 1)} with no " \
                f"winner: the pot of {amount}"  # fmt: skip
     if code == E.EV_PILE_EMPTY:
+        if s[E.FINAL_LOTTERY] == 0:
+            return "the play pile is empty: the game ends, cash plus stake counts (the pot counts for nobody)"
         return "the play pile is empty: the Final Lottery decides"
     if code == E.EV_LUCKY_ROLL:
         total = s[E.ROLL_TOTAL]
