@@ -125,7 +125,11 @@ def seat_at_table(game: str, kind: str, agent: Agent, config: Any) -> Agent:
 def observation_misfit(agent: Agent, game: str, config: dict[str, Any]) -> str | None:
     """Why ``agent`` cannot read ``game``'s observations under ``config``, or None if it can: a model reads one
     observation size only (trained at another table size, it cannot sit at this one); planning agents read any
-    state."""
+    state. A shipped agent also claims its table sizes (its card's ``players``): it sits out any other."""
+    claimed = getattr(agent, "players", None)
+    players = config.get("num_players")
+    if isinstance(claimed, list) and players is not None and players not in claimed:
+        return f"{getattr(agent, 'name', type(agent).__name__)!r} plays {claimed}-player tables, not {players}"
     space = getattr(agent, "observation_space", None)
     if getattr(agent, "reads_state", False) or space is None:
         return None

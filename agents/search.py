@@ -5,8 +5,9 @@ researcher comparing them, or adding a game, wants one search that reads only th
 is ``dicearena.agents.search_loops`` (compiled, bound to each engine in a generated module); this module is the
 agent: budget knobs, seeding, the evaluator, and the batch of games it plans for at once.
 
-Leaf evaluators: ``"random"`` (uniform rollouts, compiled: the fast path), an ``Agent`` (its rollouts, batched
-across the trees: ``dicearena.agents.search_rollouts``), or a value function ``f(states (k, S)) -> (k, P)``.
+Leaf evaluators: ``"random"`` (uniform rollouts, compiled: the fast path; ``rollout="decisive"`` takes a finishing
+move with a positive reward when one is legal), an ``Agent`` (its rollouts, batched across the trees:
+``dicearena.agents.search_waves``), or a value function ``f(states (k, S)) -> (k, P)``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -120,8 +121,8 @@ def wave_start(trees, roots, sizes, can_enumerate):
 
 @njit(cache=CACHE)
 def wave_select(trees, rngs, leaves, terminal, values, max_depth, knobs, sizes, can_enumerate):
-    joint, marks, mask, counts, sums, words, outcome, outcomes, probs, _, _, _, _, _ = L.new_buffers(
-        sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], leaves.shape[1])
+    joint, marks, mask, counts, sums, words, outcome, outcomes, probs = L.new_buffers(
+        sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], leaves.shape[1])[:9]
     for b in range(leaves.shape[0]):
         tree = L.tree_row(trees, b)
         leaf = L.select(tree, max_depth, knobs, rngs[b:b + 1], joint, marks, mask, counts, sums,
@@ -150,7 +151,7 @@ def wave_actions(trees, seats, out, actions):
 
 @njit(cache=CACHE)
 def rollout_advance(states, done, rngs, obs, masks, seats, sizes):
-    _, marks, _, _, _, words, outcome, _, _, _, _, _, _, _ = L.new_buffers(sizes[0], 1, sizes[2], sizes[3], 1, 1)
+    _, marks, _, _, _, words, outcome = L.new_buffers(sizes[0], 1, sizes[2], sizes[3], 1, 1)[:7]
     L.rollout_advance(states, done, rngs, obs, masks, seats, words, outcome, marks, to_act, status,
                       draw_outcome, apply_outcome, observe, legal_mask, acting)
 
@@ -190,11 +191,16 @@ class SearchBudget(BaseModel):
     best_child: bool | None = Field(None, description=(
         "a one-seat decision is worth its most visited child (else the mean of every visit); None: in one-player "
         "games (exact Bellman backups), not in the others (random moves in the rollouts make the mean steadier)"))
+    rollout: Literal["random", "decisive"] = Field("random", description=(
+        "the compiled rollouts' moves: 'random' uniform legal moves; 'decisive' a move that ends the game with a "
+        "positive reward for the mover whenever one is legal (the best such), else random (costs a probe per legal "
+        "move: worth it where the reward comes from a finishing move, as a prize collected ends the turn task)"))
 
     def knobs(self, players: int) -> np.ndarray:
-        """The float knobs in ``search_loops``' slots (EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD)."""
+        """The float knobs in ``search_loops``' slots (EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD, DECISIVE)."""
         best_child = players == 1 if self.best_child is None else self.best_child
-        return np.array([self.exploration, self.widening, float(self.first_play), float(best_child)])
+        return np.array([self.exploration, self.widening, float(self.first_play), float(best_child),
+                         float(self.rollout == "decisive")])  # fmt: skip
 
 
 class SearchAgent(StatePlanner):
@@ -210,20 +216,23 @@ class SearchAgent(StatePlanner):
 
     def __init__(self, game: str, simulations: int = 200, depth: int | None = None, exploration: float = 1.0,
                  widening: float = 1.0, first_play: bool = False, best_child: bool | None = None,
-                 evaluator: str | Agent | Callable[[np.ndarray], np.ndarray] = "random",
+                 rollout: str = "random", evaluator: str | Agent | Callable[[np.ndarray], np.ndarray] = "random",
                  config: dict[str, Any] | None = None, seed: int | None = None,
                  threads: int | None = 1) -> None:  # fmt: skip
         as_float = lambda x: float(x) if isinstance(x, int) and not isinstance(x, bool) else x  # noqa: E731
         try:
             self.budget = SearchBudget(simulations=simulations, depth=depth, exploration=as_float(exploration),
                                        widening=as_float(widening), first_play=first_play,
-                                       best_child=best_child)  # fmt: skip
+                                       best_child=best_child, rollout=rollout)  # fmt: skip
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']} (got {e['input']!r})"
                                  for e in exc.errors())  # fmt: skip
             raise ValueError(f"search agent: {problems}") from None
         self.game = load_game(game, **(config or {}))
         self.game_title = self.game.spec.title
+        if self.budget.rollout == "decisive" and not (isinstance(evaluator, str) and evaluator == "random"):
+            raise ValueError("search agent: rollout='decisive' shapes the compiled random rollouts; it needs "
+                             f"evaluator='random', got {evaluator!r}")  # fmt: skip
         if not (evaluator == "random" or isinstance(evaluator, Agent) or callable(evaluator)):
             raise ValueError(f"search agent: evaluator is 'random', an Agent or a function of leaf states (k, S) -> "
                              f"(k, players) values, got {evaluator!r}")  # fmt: skip

@@ -20,7 +20,8 @@ The tree (one per game of a batch, nodes in flat arrays, node 0 the root):
   is picked by its share of the probability (enumerated) or of the visits (sampled);
 - a **terminal** node is worth its final rewards.
 
-A leaf is valued by a random rollout to the end (compiled here) or, in waves, by any evaluator outside
+A leaf is valued by a random rollout to the end (compiled here; with ``DECISIVE`` the mover takes a move that ends
+the game with a positive reward for it when one is legal) or, in waves, by any evaluator outside
 (``select`` / ``backup``: an agent's rollouts, a value function). Values are every seat's final reward, scaled to
 0..1 by the extremes the tree has seen, so one exploration constant fits rewards of any size. Each tree draws from
 its own SplitMix64 stream: the same search whatever the thread count.
@@ -40,7 +41,7 @@ __all__ = ["DECISION", "ENUMERATED", "SAMPLED", "TERMINAL", "Tree", "backup", "n
            "root_action", "rollout", "search_one", "select", "start", "tree_row"]
 
 DECISION, ENUMERATED, SAMPLED, TERMINAL = 0, 1, 2, 3
-EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD = 0, 1, 2, 3  # the knobs array's slots (``SearchBudget``)
+EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD, DECISIVE = 0, 1, 2, 3, 4  # the knobs array's slots (``SearchBudget``)
 _MAX_ROLLOUT_STEPS = 1_000_000  # a guard only: every contract game ends
 
 
@@ -87,9 +88,28 @@ def _mark_acting(state, marks, to_act, acting):
 
 
 @njit(inline="always")
-def rollout(state, rng, mask, marks, words, outcome, out, to_act, legal_mask, apply_action, status, rewards,
-            draw_outcome, acting, apply_outcome):  # fmt: skip
-    """Play ``state`` to its end (random legal actions, the engine's own chance); final rewards into ``out``."""
+def _decisive(state, seat, mask, probe, probe_value, legal_mask, apply_action, status, rewards):
+    """The legal action that ends the game with the highest positive reward for ``seat`` (-1: none does)."""
+    legal_mask(state, seat, mask)
+    best, pick = 0.0, -1
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            probe[:] = state
+            apply_action(probe, seat, a)
+            if status(probe) != PLAYING:
+                rewards(probe, probe_value)
+                if probe_value[seat] > best:
+                    best, pick = probe_value[seat], a
+    return pick
+
+
+@njit(inline="always")
+def rollout(state, rng, mask, marks, words, outcome, out, knobs, probe, probe_value, to_act, legal_mask, apply_action,
+            status, rewards, draw_outcome, acting, apply_outcome):  # fmt: skip
+    """Play ``state`` to its end (random legal actions, the engine's own chance); final rewards into ``out``. With
+    the ``DECISIVE`` knob a sequential mover takes an action that ends the game with a positive reward for it, the
+    best such, whenever one is legal (decisive moves: Teytaud & Teytaud 2010)."""
+    decisive = knobs[DECISIVE] != 0.0
     for _ in range(_MAX_ROLLOUT_STEPS):
         if status(state) != PLAYING:
             break
@@ -103,7 +123,9 @@ def rollout(state, rng, mask, marks, words, outcome, out, to_act, legal_mask, ap
                 if marks[seat] != 0:
                     apply_action(state, seat, _random_legal(state, seat, mask, rng, legal_mask))
         elif who >= 0:
-            apply_action(state, who, _random_legal(state, who, mask, rng, legal_mask))
+            a = _decisive(state, who, mask, probe, probe_value, legal_mask, apply_action, status, rewards) \
+                if decisive else -1  # fmt: skip
+            apply_action(state, who, a if a >= 0 else _random_legal(state, who, mask, rng, legal_mask))
         else:
             break
     rewards(state, out)
@@ -118,24 +140,9 @@ class Tree:
 
 @njit(cache=True)
 def new_tree(nodes: int, state_size: int, players: int) -> tuple:
-    """Empty arrays for a tree of at most ``nodes`` nodes (``Tree`` names the fields)."""
-    return (
-        np.zeros((nodes, state_size), dtype=np.int32),  # each node's engine state
-        np.zeros(nodes, dtype=np.int8),  # DECISION, ENUMERATED, SAMPLED, TERMINAL
-        np.zeros(nodes, dtype=np.int64),  # visits
-        np.zeros((nodes, players), dtype=np.float64),  # sum of backed-up values (expectimax: probability-weighted)
-        np.zeros((nodes, players), dtype=np.float64),  # the value estimate, every seat's
-        np.zeros(nodes, dtype=np.int32),  # first child
-        np.zeros(nodes, dtype=np.int32),  # next sibling
-        np.zeros((nodes, players), dtype=np.int32),  # key: joint action, or [outcome id] below an enumerated node
-        np.zeros(nodes, dtype=np.float64),  # the outcome's probability (children of enumerated nodes)
-        np.zeros(nodes, dtype=np.float64),  # probability mass of the visited children (enumerated nodes)
-        np.zeros(nodes, dtype=np.int32),  # depth (decisions and chance events from the root)
-        np.zeros(nodes, dtype=np.int32),  # number of children
-        np.zeros(2, dtype=np.int64),  # [nodes used, length of the last path]
-        np.zeros(2, dtype=np.float64),  # [lowest, highest] value seen
-        np.zeros(nodes + 1, dtype=np.int32),  # the last path, root first
-    )
+    """Empty arrays for a tree of at most ``nodes`` nodes (``Tree`` names the fields; ``new_trees`` says what each
+    holds)."""
+    return tree_row(new_trees(1, nodes, state_size, players), 0)
 
 
 @njit(inline="always")
@@ -444,7 +451,8 @@ def search_one(root, seat, tree, simulations, max_depth, knobs, rng, buffers, ca
                legal_mask, apply_action, status, rewards, draw_outcome, acting, apply_outcome,
                enumerate_outcomes):  # fmt: skip
     """``simulations`` of select, random rollout and backup from ``root``; ``seat``'s chosen action."""
-    joint, marks, mask, counts, values, words, outcome, outcomes, probs, scratch, value, before, cb, ca = buffers
+    joint, marks, mask, counts, values, words, outcome, outcomes, probs, scratch, value, before, cb, ca, probe, pv = \
+        buffers  # fmt: skip
     start(tree, root, outcomes, probs, can_enumerate, to_act, status, enumerate_outcomes)
     for _ in range(simulations):
         leaf = select(tree, max_depth, knobs, rng, joint, marks, mask, counts, values, words, outcome,
@@ -454,8 +462,8 @@ def search_one(root, seat, tree, simulations, max_depth, knobs, rng, buffers, ca
         if tree[1][leaf] == TERMINAL:
             rewards(scratch, value)
         else:
-            rollout(scratch, rng, mask, marks, words, outcome, value, to_act, legal_mask, apply_action, status, rewards,
-                    draw_outcome, acting, apply_outcome)  # fmt: skip
+            rollout(scratch, rng, mask, marks, words, outcome, value, knobs, probe, pv, to_act, legal_mask,
+                    apply_action, status, rewards, draw_outcome, acting, apply_outcome)  # fmt: skip
         backup(tree, value, knobs, before, cb, ca)
     return root_action(tree, seat, counts, values)
 
@@ -478,6 +486,8 @@ def new_buffers(players, actions, words, outcome_size, max_outcomes, state_size)
         np.zeros(players, dtype=np.float64),
         np.zeros(players, dtype=np.float64),
         np.zeros(players, dtype=np.float64),
+        np.zeros(state_size, dtype=np.int32),  # a decisive rollout's probe state
+        np.zeros(players, dtype=np.float64),  # and its rewards
     )
 
 
@@ -486,21 +496,21 @@ def new_trees(trees: int, nodes: int, state_size: int, players: int) -> tuple:
     """``trees`` trees' arrays at once (each field gains a leading axis; ``tree_row`` takes one tree's views): the
     trees a search in waves keeps between its calls."""
     return (
-        np.zeros((trees, nodes, state_size), dtype=np.int32),
-        np.zeros((trees, nodes), dtype=np.int8),
-        np.zeros((trees, nodes), dtype=np.int64),
-        np.zeros((trees, nodes, players), dtype=np.float64),
-        np.zeros((trees, nodes, players), dtype=np.float64),
-        np.zeros((trees, nodes), dtype=np.int32),
-        np.zeros((trees, nodes), dtype=np.int32),
-        np.zeros((trees, nodes, players), dtype=np.int32),
-        np.zeros((trees, nodes), dtype=np.float64),
-        np.zeros((trees, nodes), dtype=np.float64),
-        np.zeros((trees, nodes), dtype=np.int32),
-        np.zeros((trees, nodes), dtype=np.int32),
-        np.zeros((trees, 2), dtype=np.int64),
-        np.zeros((trees, 2), dtype=np.float64),
-        np.zeros((trees, nodes + 1), dtype=np.int32),
+        np.zeros((trees, nodes, state_size), dtype=np.int32),  # each node's engine state
+        np.zeros((trees, nodes), dtype=np.int8),  # DECISION, ENUMERATED, SAMPLED, TERMINAL
+        np.zeros((trees, nodes), dtype=np.int64),  # visits
+        np.zeros((trees, nodes, players), dtype=np.float64),  # sum of backed-up values (expectimax: weighted)
+        np.zeros((trees, nodes, players), dtype=np.float64),  # the value estimate, every seat's
+        np.zeros((trees, nodes), dtype=np.int32),  # first child
+        np.zeros((trees, nodes), dtype=np.int32),  # next sibling
+        np.zeros((trees, nodes, players), dtype=np.int32),  # key: joint action, or [outcome id] (enumerated)
+        np.zeros((trees, nodes), dtype=np.float64),  # the outcome's probability (children of enumerated nodes)
+        np.zeros((trees, nodes), dtype=np.float64),  # probability mass of the visited children (enumerated nodes)
+        np.zeros((trees, nodes), dtype=np.int32),  # depth (decisions and chance events from the root)
+        np.zeros((trees, nodes), dtype=np.int32),  # number of children
+        np.zeros((trees, 2), dtype=np.int64),  # [nodes used, length of the last path]
+        np.zeros((trees, 2), dtype=np.float64),  # [lowest, highest] value seen
+        np.zeros((trees, nodes + 1), dtype=np.int32),  # the last path, root first
     )
 
 

@@ -29,6 +29,9 @@ __all__ = ["STRONGEST", "main"]
 # each game's strongest hand-written agent (docs/results.md: what the trained agents are measured against)
 STRONGEST = {"easy_come_easy_go": "eceg_heuristic", "easy_money": "em_greed_exact", "extra": "extra_expectimax",
              "yay": "yay_lookahead"}  # fmt: skip
+# the config head-to-head strength is measured on besides 2 players: Ea$y Money's research ending, where money
+# decides (under the rulebook's ending the Final Lottery's pot decides ~99% of games by luck)
+STRENGTH_CONFIG = {"easy_money": {"final_lottery": False}}
 
 
 def random_playouts(game: Any, seconds: float, seed: int = 0) -> tuple[float, float]:
@@ -121,7 +124,7 @@ def greed_share(agent: Any) -> tuple[float, float]:
     return 100.0 * achieved / optimum, worst
 
 
-def optimum_part(budgets: list[int], turn_budgets: list[int], vectors: int, threads: int) -> None:
+def optimum_part(budgets: list[int], turn_budgets: list[int], rollouts: list[str], vectors: int, threads: int) -> None:
     from dicearena.agents.easy_come_easy_go.evaluation import score_turn_policy
     from dicearena.agents.search import SearchAgent
 
@@ -134,13 +137,14 @@ def optimum_part(budgets: list[int], turn_budgets: list[int], vectors: int, thre
         share, worst = greed_share(agent)
         print(f"{sims:>12,}{share:>11.3f}{worst:>14.3f}{agent.ms_per_decision:>13.3f}", flush=True)
     print(f"\nEasy Come turn task, exact % of the optimum ({vectors} prize-value vectors, every reachable decision)")
-    print(f"{'simulations':>12}{'% optimum':>11}{'decisions':>11}{'ms/decision':>13}")
-    for sims in turn_budgets:
-        agent = SearchAgent("easy_come_easy_go_turn", simulations=sims, seed=0, threads=threads)
-        score_turn_policy(SearchAgent("easy_come_easy_go_turn", simulations=1), {}, 1, 7)  # compile
-        row = score_turn_policy(agent, {}, vectors, 12345)
-        print(f"{sims:>12,}{row['percent_of_optimum']:>11.3f}{agent.searched:>11,}{agent.ms_per_decision:>13.3f}",
-              flush=True)  # fmt: skip
+    print(f"{'rollout':>9}{'simulations':>12}{'% optimum':>11}{'decisions':>11}{'ms/decision':>13}")
+    score_turn_policy(SearchAgent("easy_come_easy_go_turn", simulations=1), {}, 1, 7)  # compile
+    for rollout in rollouts:
+        for sims in turn_budgets:
+            agent = SearchAgent("easy_come_easy_go_turn", simulations=sims, seed=0, threads=threads, rollout=rollout)
+            row = score_turn_policy(agent, {}, vectors, 12345)
+            print(f"{rollout:>9}{sims:>12,}{row['percent_of_optimum']:>11.3f}{agent.searched:>11,}"
+                  f"{agent.ms_per_decision:>13.3f}", flush=True)  # fmt: skip
 
 
 def sample_decisions(game: str, count: int, seed: int = 0,
@@ -175,15 +179,15 @@ def sample_decisions(game: str, count: int, seed: int = 0,
     return np.array(states), np.array(masks), np.array(seats)
 
 
-def calibrate(game: str, target_ms: float, threads: int) -> int:
-    """Simulations per decision that take about ``target_ms`` here (timed on 64 sampled decisions)."""
+def calibrate(game: str, target_ms: float, threads: int, **config: Any) -> int:
+    """Simulations per decision that take about ``target_ms`` here (timed on 64 sampled decisions under ``config``)."""
     from dicearena.agents.search import SearchAgent
 
-    states, masks, seats = sample_decisions(game, 64, num_players=2)
+    states, masks, seats = sample_decisions(game, 64, num_players=2, **config)
     SearchAgent(game, simulations=8, seed=0).act_states(states[:2], masks[:2], seats[:2])  # compile
     sims = 64
     while True:
-        agent = SearchAgent(game, simulations=sims, seed=0, threads=threads)
+        agent = SearchAgent(game, simulations=sims, seed=0, threads=threads, config={"num_players": 2, **config})
         agent.act_states(states, masks, seats)
         if agent.ms_per_decision > target_ms / 4 or sims >= 10_000_000:
             return max(1, int(sims * target_ms / agent.ms_per_decision))
@@ -195,17 +199,19 @@ def strength_part(games: list[str], budgets_ms: list[float], games_per: int, thr
     from dicearena.agents.evaluation.play import head_to_head
     from dicearena.agents.search import SearchAgent
 
-    print(f"\nsearch agent head to head, 2 players, seats alternated, {games_per:,} games each, 95% Wilson intervals")
+    print(f"\nsearch agent head to head, 2 players, seats alternated, {games_per:,} games each, 95% Wilson intervals "
+          f"(configs besides 2 players: {STRENGTH_CONFIG})")
     print(f"{'game':<20}{'budget':>8}{'sims':>9}{'ms/dec':>8}  {'opponent':<18}{'win rate':>9}  {'95% interval':<16}")
     for game in games:
         for target in budgets_ms:
-            sims = calibrate(game, target, threads)
+            config = STRENGTH_CONFIG.get(game, {})
+            sims = calibrate(game, target, threads, **config)
             for opponent in ("random", STRONGEST.get(game)):
                 if opponent is None:
                     continue
-                agent = SearchAgent(game, simulations=sims, seed=0, threads=threads)
+                agent = SearchAgent(game, simulations=sims, seed=0, threads=threads, config=config)
                 other = make_agent(opponent, seed=1) if opponent == "random" else make_agent(opponent)
-                row = head_to_head(game, agent, other, {"num_players": 2}, games_per, seed=11)
+                row = head_to_head(game, agent, other, {"num_players": 2, **config}, games_per, seed=11)
                 low, high = row["ci95"]
                 print(f"{game:<20}{target:>6g}ms{sims:>9,}{agent.ms_per_decision:>8.2f}  {opponent:<18}"
                       f"{row['win_rate']:>9.3f}  [{low:.3f}, {high:.3f}]", flush=True)  # fmt: skip
@@ -219,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games-per", type=int, default=2000, help="head-to-head games per opponent and budget")
     p.add_argument("--greed-sims", nargs="+", type=int, default=[100, 1000, 10_000, 100_000])
     p.add_argument("--turn-sims", nargs="+", type=int, default=[1000, 10_000])
+    p.add_argument("--turn-rollouts", nargs="+", choices=["random", "decisive"], default=["random", "decisive"],
+                   help="the search's rollouts on the turn task")
     p.add_argument("--vectors", type=int, default=1, help="turn-task prize-value vectors (each: every decision)")
     p.add_argument("--threads", type=int, default=1, help="the search agent's threads")
     args = p.parse_args(argv)
@@ -237,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     if "api" in parts:
         api_part(games, args.seconds)
     if "optimum" in parts:
-        optimum_part(args.greed_sims, args.turn_sims, args.vectors, args.threads)
+        optimum_part(args.greed_sims, args.turn_sims, args.turn_rollouts, args.vectors, args.threads)
     if "strength" in parts:
         strength_part(games, args.ms, args.games_per, args.threads)
     return 0

@@ -10,6 +10,7 @@ import pytest
 import dicearena.envs  # noqa: F401  (registers the suite's games)
 import examples.pig.pig_game  # noqa: F401  (registers "pig", a game kept outside the package)
 from dicearena.agents import make_agent
+from dicearena.agents.easy_come_easy_go.evaluation import score_turn_policy
 from dicearena.agents.easy_money.greed_solver import greed_table
 from dicearena.agents.search import SearchAgent
 from dicearena.bench.bench_search import sample_decisions
@@ -123,6 +124,17 @@ def test_search_beats_random_at_pig() -> None:
     assert result["ci95"][0] > 0.7, result  # measured 0.86 [0.81, 0.90]; random against random is 0.5
 
 
+def test_decisive_rollouts_value_the_turn_task_closer_to_its_optimum() -> None:
+    """A collected prize ends the turn task; a random rollout often freezes past it, and the tree then undervalues
+    every state with a prize in reach. Decisive rollouts take it: exactly scored, the same budget plays closer to the
+    optimum."""
+    shares = {}
+    for rollout in ("random", "decisive"):
+        agent = SearchAgent("easy_come_easy_go_turn", simulations=300, seed=0, rollout=rollout)
+        shares[rollout] = score_turn_policy(agent, {}, 1, 12345)["percent_of_optimum"]
+    assert shares["decisive"] > shares["random"] + 1.0, shares
+
+
 def test_bad_budgets_and_inputs_are_named() -> None:
     with pytest.raises(ValueError, match="simulations"):
         make_agent("search", game="pig", simulations=0)
@@ -134,6 +146,10 @@ def test_bad_budgets_and_inputs_are_named() -> None:
         make_agent("search", game="pig", evaluator="greedy")
     with pytest.raises(ValueError, match="unknown game"):
         make_agent("search", game="pigg")
+    with pytest.raises(ValueError, match="rollout.*'random' or 'decisive'"):
+        make_agent("search", game="pig", rollout="greedy")
+    with pytest.raises(ValueError, match="rollout='decisive'.*evaluator='random'"):
+        make_agent("search", game="pig", rollout="decisive", evaluator=make_agent("random", seed=0))
     agent = make_agent("search", game="easy_come_easy_go", simulations=4)
     with pytest.raises(ValueError, match="slots"):
         agent.act_states(np.zeros((1, 7), dtype=np.int32) + 2, np.ones((1, 24), dtype=np.int8), np.zeros(1))
@@ -182,6 +198,9 @@ def test_bench_search_prints_the_optimum_shares_and_refuses_unknown_parts(capsys
     greed = next(line for line in out.splitlines() if line.strip().startswith("300"))
     assert 90.0 < float(greed.split()[1]) <= 100.0, out  # % of the optimum, exact
     assert "Easy Come turn task" in out
+    rows = [line.split() for line in out.splitlines()]
+    turn_rows = {tuple(row[:2]) for row in rows if row and row[0] in ("random", "decisive")}
+    assert turn_rows == {("random", "4"), ("decisive", "4")}, out
     with pytest.raises(SystemExit):
         main(["speed"])
     assert "parts are api, optimum and strength" in capsys.readouterr().err

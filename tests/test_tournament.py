@@ -31,6 +31,7 @@ from dicearena.agents.shipped import MODELS, shipped_card
 from tests.helpers import write
 
 GAME = "easy_come_easy_go"
+MODELS_NAMES = {p.stem for p in MODELS.glob("*.yaml")}  # the shipped agents' names
 KEYS = {"prize_features": True, "zero_sum": True}  # what the shipped eceg_ppo reads; every agent plays them
 
 
@@ -195,3 +196,24 @@ def test_unknown_pool_snapshots_are_named(tmp_path: Path, capsys) -> None:
     assert evaluate.main([str(write(tmp_path / "t.yaml", recipe))]) == 2
     err = capsys.readouterr().err
     assert "['snapshot_8']" in err and "['snapshot_7']" in err
+
+
+@pytest.mark.parametrize("game", ["easy_come_easy_go", "easy_money", "extra", "yay"])
+def test_each_games_tournament_recipe_rates_every_agent_and_the_shipped_ones_sit_out_4_player_tables(
+    game: str, tmp_path: Path, capsys
+) -> None:
+    """The bundled ``configs/tournament_<game>.yaml``, shortened to 2 games a seating: every agent is rated at 2
+    players; the shipped agents (2-player cards) sit out the 4-player tables, the rest play them."""
+    recipe = yaml.safe_load((Path(__file__).parents[1] / "configs" / f"tournament_{game}.yaml").read_text())
+    recipe["output_dir"] = str(tmp_path / "out")
+    recipe["tournament"]["games_per_seating"] = 2
+    assert evaluate.main([str(write(tmp_path / "t.yaml", recipe))]) == 0
+    printed = capsys.readouterr().out
+    shipped = {name for name, spec in recipe["agents"].items() if spec["kind"] in MODELS_NAMES}
+    assert "search" in recipe["agents"] and len(shipped) >= 1
+    results = json.loads((tmp_path / "out" / "results.json").read_text())["benchmarks"]
+    assert {r["agent"] for r in results["2_player_tournament_ratings"]} == set(recipe["agents"])
+    assert {r["agent"] for r in results["4_player_tournament_ratings"]} == set(recipe["agents"]) - shipped
+    for name in shipped:
+        assert f"'{recipe['agents'][name]['kind']}' plays [2]-player tables, not 4: it sits out these tables" in printed
+    assert (tmp_path / "out" / "evaluation.png").stat().st_size > 10_000

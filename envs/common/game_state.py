@@ -182,7 +182,8 @@ class State:
             if not isinstance(action, int | np.integer) or not 0 <= action < len(outcomes):
                 raise ValueError(f"{self.game.spec.title}: chance outcome ids are 0..{len(outcomes) - 1}, "
                                  f"got {action!r}")  # fmt: skip
-            self._play(lambda: self.game.engine.apply_outcome(self._state, outcomes[int(action)]))
+            self.game.engine.apply_outcome(self._state, outcomes[int(action)])
+            self._moved = True
             return
         if player == SIMULTANEOUS_PLAYER:
             raise ValueError(f"{self.game.spec.title}: seats {self.acting_players()} decide at once here; "
@@ -190,7 +191,8 @@ class State:
         if player == TERMINAL_PLAYER:
             raise ValueError(f"{self.game.spec.title}: the game is over; no action can be applied")
         self._check(player, action)
-        self._play(lambda: self.game.engine.apply_action(self._state, player, int(action)))
+        self.game.engine.apply_action(self._state, player, int(action))
+        self._moved = True
 
     def apply_actions(self, actions: list[int] | np.ndarray) -> None:
         """A simultaneous node: one action per seat (entries of seats that do not decide now are ignored). Every
@@ -204,12 +206,9 @@ class State:
         seats = self.acting_players()
         for seat in seats:
             self._check(seat, actions[seat])
-
-        def play() -> None:
-            for seat in seats:
-                self.game.engine.apply_action(self._state, seat, int(actions[seat]))
-
-        self._play(play)
+        for seat in seats:
+            self.game.engine.apply_action(self._state, seat, int(actions[seat]))
+        self._moved = True
 
     # --- chance
 
@@ -231,7 +230,8 @@ class State:
         words = rng.integers(0, np.iinfo(np.int64).max, size=max(1, self.game.sizes.words), dtype=np.int64)
         outcome = np.zeros(max(1, self.game.sizes.outcome), dtype=np.int32)
         engine.draw_outcome(self._state, words, outcome)
-        self._play(lambda: engine.apply_outcome(self._state, outcome))
+        engine.apply_outcome(self._state, outcome)
+        self._moved = True
         return outcome
 
     # --- results and views
@@ -283,10 +283,6 @@ class State:
         out = np.zeros(self.game.num_players(), dtype=np.float64)
         self.game.engine.rewards(self._state, out)
         return out
-
-    def _play(self, change: Any) -> None:
-        change()
-        self._moved = True
 
     def _seat(self, player: int | None) -> int | None:
         """The seat whose mask is asked for: ``player``, or the one to move (None at chance and terminal nodes)."""
