@@ -129,7 +129,9 @@ def observation_misfit(agent: Agent, game: str, config: dict[str, Any]) -> str |
     claimed = getattr(agent, "players", None)
     players = config.get("num_players")
     if isinstance(claimed, list) and players is not None and players not in claimed:
-        return f"{getattr(agent, 'name', type(agent).__name__)!r} plays {claimed}-player tables, not {players}"
+        sizes = " or ".join(map(str, claimed))
+        return (f"{getattr(agent, 'name', type(agent).__name__)!r} was trained for {sizes}-player tables (its card); "
+                f"this one has {players} players")  # fmt: skip
     space = getattr(agent, "observation_space", None)
     if getattr(agent, "reads_state", False) or space is None:
         return None

@@ -49,7 +49,7 @@ def test_an_opponent_that_cannot_read_the_table_is_refused_before_the_model_is_b
     recipe["task"] = {"id": "yay_vs_opponents", "config": {"opponents": ["yay_ppo"], "game": {"num_players": 3}}}
     assert train.main([str(write(tmp_path / "t.yaml", recipe)), "--no-progress"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: [task.config.opponents.0] 'yay_ppo' was trained on observations of")
+    assert err.startswith("error: [task.config.opponents.0] 'yay_ppo' was trained for 2-player tables (its card)")
     assert "3 players" in err
     assert not (tmp_path / "run" / "checkpoints").exists()
 

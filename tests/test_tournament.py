@@ -215,5 +215,5 @@ def test_each_games_tournament_recipe_rates_every_agent_and_the_shipped_ones_sit
     assert {r["agent"] for r in results["2_player_tournament_ratings"]} == set(recipe["agents"])
     assert {r["agent"] for r in results["4_player_tournament_ratings"]} == set(recipe["agents"]) - shipped
     for name in shipped:
-        assert f"'{recipe['agents'][name]['kind']}' plays [2]-player tables, not 4: it sits out these tables" in printed
+        assert f"'{name}' was trained for 2-player tables (its card); this one has 4 players: it sits out" in printed
     assert (tmp_path / "out" / "evaluation.png").stat().st_size > 10_000
