@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench-threads": ("dicearena.bench.bench_threads", "every game's batched engine on 2 threads against 1"),
     "bench-contention": ("dicearena.bench.bench_contention", "threads and training with other processes busy"),
     "bench-search": ("dicearena.bench.bench_search", "state API speed, search strength and optimality"),
+    "bench-training": ("dicearena.bench.bench_training", "time to quality on the decision tasks"),
     "ship": ("dicearena.agents.evaluation.ship", "shipped agents against their games' heuristics; --ship a run"),
     "rllib": ("dicearena.agents.training.rllib", "self-play PPO on Ray RLlib from a recipe (the rllib extra)"),
     "curves": ("dicearena.agents.training.self_play", "plot self-play runs' learning curves"),

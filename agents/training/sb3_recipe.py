@@ -7,13 +7,14 @@ range it can meaningfully take, and the error names the key.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from dicearena.envs.common.config import GameConfig
 
-__all__ = ["AlgorithmSection", "Hyperparameters", "PolicyKwargs"]
+__all__ = ["AlgorithmSection", "Hyperparameters", "LinearSchedule", "PolicyKwargs"]
 
 Layer = Annotated[int, Field(ge=1, le=65_536)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -45,6 +46,12 @@ class Hyperparameters(GameConfig):
     """MaskablePPO keyword arguments; the defaults are SB3's."""
 
     learning_rate: float = Field(3e-4, gt=0.0, le=1.0, description="Adam step size")
+    learning_rate_end: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description="the step size at total_timesteps, reached linearly from learning_rate (None: constant)",
+    )
     n_steps: int = Field(2048, ge=1, le=1_000_000, description="steps per env per rollout")
     batch_size: int = Field(64, ge=1, le=10_000_000, description="minibatch size")
     n_epochs: int = Field(10, ge=1, le=1000, description="passes over each rollout")
@@ -71,11 +78,27 @@ class AlgorithmSection(GameConfig):
     policy_kwargs: PolicyKwargs = Field(default_factory=PolicyKwargs)
     hyperparameters: Hyperparameters = Field(default_factory=Hyperparameters)
 
-    def build(self, env: Any, seed: int, tensorboard_log: str) -> Any:
+    def build(self, env: Any, seed: int, tensorboard_log: str | None) -> Any:
         """A fresh MaskablePPO on ``env`` with these values."""
         from sb3_contrib import MaskablePPO
 
+        values = self.hyperparameters.model_dump()
+        end = values.pop("learning_rate_end")
+        if end is not None:
+            values["learning_rate"] = LinearSchedule(values["learning_rate"], end)
         return MaskablePPO(
             "MlpPolicy", env, policy_kwargs=self.policy_kwargs.to_sb3(), tensorboard_log=tensorboard_log, seed=seed,
-            verbose=0, device="cpu", **self.hyperparameters.model_dump(),
+            verbose=0, device="cpu", **values,
         )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class LinearSchedule:
+    """SB3's schedule protocol (``progress_remaining`` 1 -> 0 over ``total_timesteps``); a class, not a lambda, so
+    a saved model's schedule pickles and reads back."""
+
+    start: float
+    end: float
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.end + (self.start - self.end) * progress_remaining
