@@ -81,7 +81,7 @@ def test_a_nested_typo_lists_the_keys_of_its_own_section_and_the_nearest(tmp_pat
     assert train.main([str(write(tmp_path / "t.yaml", recipe)), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "unknown key 'algorithm.hyperparameters.learning_rte' (did you mean 'learning_rate'?)" in err
-    assert "Allowed keys in 'algorithm.hyperparameters': learning_rate, n_steps, batch_size," in err
+    assert "Allowed keys in 'algorithm.hyperparameters': learning_rate, learning_rate_end, n_steps, batch_size," in err
     assert "name, task" not in err  # not the top-level keys
     assert not (tmp_path / "run").exists()
 
