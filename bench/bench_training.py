@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dicearena.bench._common import pin
+from dicearena.bench._common import parser, pin
 
 __all__ = ["TASKS", "BenchTask", "main", "train_curve"]
 
@@ -32,13 +32,12 @@ class BenchTask:
     recipe: str  # a bundled recipe's name
     seconds: float  # the training budget the target is set for
     target: float  # % of the optimum the issue asks for within ``seconds``
-    vectors: int  # prize-value vectors scored at each point (the turn task's samples; Greed ignores it)
 
 
 TASKS = {
-    "turn": BenchTask("easy_come_easy_go_turn", 300.0, 99.5, 1),
-    "turn_values": BenchTask("easy_come_easy_go_turn_values", 1800.0, 98.5, 50),
-    "greed": BenchTask("easy_money_greed", 120.0, 99.9, 1),
+    "turn": BenchTask("easy_come_easy_go_turn", 300.0, 99.5),
+    "turn_values": BenchTask("easy_come_easy_go_turn_values", 1800.0, 98.5),
+    "greed": BenchTask("easy_money_greed", 120.0, 99.9),
 }
 
 
@@ -46,7 +45,7 @@ class Stopwatch:
     """Seconds spent in named parts; ``wrap`` times an object's method in place (the model's own objects)."""
 
     def __init__(self) -> None:
-        self.seconds: dict[str, float] = {"environment": 0.0, "inference": 0.0, "gradient": 0.0, "rollout": 0.0}
+        self.seconds: dict[str, float] = {"environment": 0.0, "inference": 0.0, "gradient": 0.0}
 
     def wrap(self, owner: Any, method: str, part: str) -> None:
         inner = getattr(owner, method)
@@ -181,8 +180,6 @@ def plot(results: dict[str, dict[str, Any]], path: Path, before: dict[str, dict[
 
 
 def main(argv: list[str] | None = None) -> int:
-    from dicearena.bench._common import parser
-
     p = parser(__doc__.split("\n\n")[0])
     p.add_argument("tasks", nargs="*", help=f"tasks, of {', '.join(TASKS)} (default: turn greed)")
     p.add_argument("--minutes", type=float, help="training budget per task (default: each task's target time)")
