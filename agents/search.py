@@ -8,6 +8,10 @@ agent: budget knobs, seeding, the evaluator, and the batch of games it plans for
 Leaf evaluators: ``"random"`` (uniform rollouts, compiled: the fast path; ``rollout="decisive"`` takes a finishing
 move with a positive reward when one is legal), an ``Agent`` (its rollouts, batched across the trees:
 ``dicearena.agents.search_waves``), or a value function ``f(states (k, S)) -> (k, P)``.
+
+Hidden information: where the engine has ``resample_hidden`` (Ea$y Money's face-down decks; Extra!'s choices
+already made on a throw) the search plans on redraws of what the player cannot see, ``worlds`` of them per decision
+(determinized search), never on the true state unless ``see_hidden`` asks for that upper bound.
 """
 
 from __future__ import annotations
@@ -92,6 +96,11 @@ def acting(state, out):
 
 
 @njit(cache=CACHE)
+def resample(state, key):
+    {resample}(state, key)
+
+
+@njit(cache=CACHE)
 def search_range(roots, seats, rngs, out, lo, hi, simulations, max_depth, knobs, sizes,
                  can_enumerate):
     tree = L.new_tree(simulations + 2, roots.shape[1], sizes[0])
@@ -99,7 +108,8 @@ def search_range(roots, seats, rngs, out, lo, hi, simulations, max_depth, knobs,
     for b in range(lo, hi):
         out[b] = L.search_one(roots[b], seats[b], tree, simulations, max_depth, knobs,
                               rngs[b:b + 1], buffers, can_enumerate, to_act, legal_mask, apply_action,
-                              status, rewards, draw_outcome, acting, apply_outcome, enumerate_outcomes)
+                              status, rewards, draw_outcome, acting, apply_outcome, enumerate_outcomes,
+                              resample)
 
 
 @njit(cache=CACHE, parallel=True)
@@ -112,10 +122,13 @@ def search_parallel(roots, seats, rngs, out, simulations, max_depth, knobs, size
 
 
 @njit(cache=CACHE)
-def wave_start(trees, roots, sizes, can_enumerate):
+def wave_start(trees, roots, rngs, knobs, sizes, can_enumerate):
     buffers = L.new_buffers(sizes[0], sizes[1], sizes[2], sizes[3], sizes[4], roots.shape[1])
+    root = buffers[9]
     for b in range(roots.shape[0]):
-        L.start(L.tree_row(trees, b), roots[b], buffers[7], buffers[8], can_enumerate, to_act, status,
+        root[:] = roots[b]
+        L.world(root, rngs[b:b + 1], knobs, resample)
+        L.start(L.tree_row(trees, b), root, buffers[7], buffers[8], can_enumerate, to_act, status,
                 enumerate_outcomes)
 
 
@@ -170,7 +183,8 @@ def final_rewards(states, values):
 
 def _source(engine: ModuleType, cache: bool) -> str:
     acting = "E.acting" if callable(getattr(engine, "acting", None)) else "L.no_acting"
-    return _SOURCE.format(engine=engine.__name__, cache=cache, acting=acting)
+    resample = "E.resample_hidden" if callable(getattr(engine, "resample_hidden", None)) else "L.no_resample"
+    return _SOURCE.format(engine=engine.__name__, cache=cache, acting=acting, resample=resample)
 
 
 def search_kernels_for(engine: ModuleType) -> ModuleType:
@@ -196,11 +210,20 @@ class SearchBudget(BaseModel):
         "positive reward for the mover whenever one is legal (the best such), else random (costs a probe per legal "
         "move: worth it where the reward comes from a finishing move, as a prize collected ends the turn task)"))
 
-    def knobs(self, players: int) -> np.ndarray:
-        """The float knobs in ``search_loops``' slots (EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD, DECISIVE)."""
-        best_child = players == 1 if self.best_child is None else self.best_child
+    worlds: int = Field(1, ge=1, description=(
+        "where the game hides something (Ea$y Money's decks): the simulations are split over this many trees, each "
+        "searching its own redraw of what no player has seen (the engine's resample_hidden), and their root visits "
+        "summed (determinized search); elsewhere the trees search the same state"))
+    see_hidden: bool = Field(False, description=(
+        "search the true state, hidden cards included: an upper bound for comparisons, not a fair player"))
+
+    def knobs(self, game: Game) -> np.ndarray:
+        """The float knobs in ``search_loops``' slots (EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD, DECISIVE,
+        WORLDS, SEE_HIDDEN) for ``game``: one that hides nothing is searched as it is (no redraw, no word drawn)."""
+        best_child = game.num_players() == 1 if self.best_child is None else self.best_child
+        see_hidden = self.see_hidden or not callable(getattr(game.spec.engine, "resample_hidden", None))
         return np.array([self.exploration, self.widening, float(self.first_play), float(best_child),
-                         float(self.rollout == "decisive")])  # fmt: skip
+                         float(self.rollout == "decisive"), float(self.worlds), float(see_hidden)])  # fmt: skip
 
 
 class SearchAgent(StatePlanner):
@@ -217,13 +240,14 @@ class SearchAgent(StatePlanner):
     def __init__(self, game: str, simulations: int = 200, depth: int | None = None, exploration: float = 1.0,
                  widening: float = 1.0, first_play: bool = False, best_child: bool | None = None,
                  rollout: str = "random", evaluator: str | Agent | Callable[[np.ndarray], np.ndarray] = "random",
-                 config: dict[str, Any] | None = None, seed: int | None = None,
-                 threads: int | None = 1) -> None:  # fmt: skip
+                 worlds: int = 1, see_hidden: bool = False, config: dict[str, Any] | None = None,
+                 seed: int | None = None, threads: int | None = 1) -> None:  # fmt: skip
         as_float = lambda x: float(x) if isinstance(x, int) and not isinstance(x, bool) else x  # noqa: E731
         try:
             self.budget = SearchBudget(simulations=simulations, depth=depth, exploration=as_float(exploration),
                                        widening=as_float(widening), first_play=first_play,
-                                       best_child=best_child, rollout=rollout)  # fmt: skip
+                                       best_child=best_child, rollout=rollout, worlds=worlds,
+                                       see_hidden=see_hidden)  # fmt: skip
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']} (got {e['input']!r})"
                                  for e in exc.errors())  # fmt: skip
@@ -233,6 +257,12 @@ class SearchAgent(StatePlanner):
         if self.budget.rollout == "decisive" and not (isinstance(evaluator, str) and evaluator == "random"):
             raise ValueError("search agent: rollout='decisive' shapes the compiled random rollouts; it needs "
                              f"evaluator='random', got {evaluator!r}")  # fmt: skip
+        if self.budget.worlds > self.budget.simulations:
+            raise ValueError(f"search agent: worlds ({self.budget.worlds}) split the simulations "
+                             f"({self.budget.simulations}): at most one world per simulation")  # fmt: skip
+        if self.budget.worlds > 1 and not (isinstance(evaluator, str) and evaluator == "random"):
+            raise ValueError(f"search agent: worlds > 1 splits the compiled search; it needs evaluator='random', got "
+                             f"{evaluator!r} (with another evaluator each decision searches one world)")  # fmt: skip
         if not (evaluator == "random" or isinstance(evaluator, Agent) or callable(evaluator)):
             raise ValueError(f"search agent: evaluator is 'random', an Agent or a function of leaf states (k, S) -> "
                              f"(k, players) values, got {evaluator!r}")  # fmt: skip
@@ -297,7 +327,7 @@ class SearchAgent(StatePlanner):
     def _search_random(self, game: Game, roots: np.ndarray, seats: np.ndarray, rngs: np.ndarray) -> np.ndarray:
         out = np.full(roots.shape[0], -1, dtype=np.int64)
         b = self.budget
-        args = (b.simulations, b.depth or 2**30, b.knobs(game.num_players()), _sizes(game),
+        args = (b.simulations, b.depth or 2**30, b.knobs(game), _sizes(game),
                 game.max_chance_outcomes() > 0)  # fmt: skip
         kernels = self._kernels
         chunks = min(roots.shape[0], 4 * self.threads)

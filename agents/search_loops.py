@@ -38,10 +38,11 @@ from dicearena.envs.common.contract import CHANCE, PLAYING, SIMULTANEOUS
 from dicearena.envs.common.streams import splitmix
 
 __all__ = ["DECISION", "ENUMERATED", "SAMPLED", "TERMINAL", "Tree", "backup", "new_buffers", "new_tree", "no_acting",
-           "root_action", "rollout", "search_one", "select", "start", "tree_row"]
+           "no_resample", "root_action", "root_tally", "rollout", "search_one", "select", "start", "tree_row", "world"]
 
 DECISION, ENUMERATED, SAMPLED, TERMINAL = 0, 1, 2, 3
-EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD, DECISIVE = 0, 1, 2, 3, 4  # the knobs array's slots (``SearchBudget``)
+# the knobs array's slots (``SearchBudget``)
+EXPLORATION, WIDENING, FIRST_PLAY, BEST_CHILD, DECISIVE, WORLDS, SEE_HIDDEN = 0, 1, 2, 3, 4, 5, 6
 _MAX_ROLLOUT_STEPS = 1_000_000  # a guard only: every contract game ends
 
 
@@ -419,11 +420,10 @@ def backup(tree, value, knobs, before, child_before, child_after):
 
 
 @njit(inline="always")
-def root_action(tree, seat, counts, values):
-    """``seat``'s most visited action at the root (ties: the better mean)."""
+def root_tally(tree, seat, counts, values):
+    """Add ``seat``'s visits and value sums per root action of ``tree`` into ``counts`` and ``values`` (summed over the
+    trees of several worlds)."""
     visits, q, first, sib, key = tree[2], tree[4], tree[5], tree[6], tree[7]
-    counts[:] = 0.0
-    values[:] = 0.0
     c = first[0]
     while c >= 0:
         a = key[c, seat]
@@ -431,6 +431,11 @@ def root_action(tree, seat, counts, values):
             counts[a] += visits[c]
             values[a] += visits[c] * q[c, seat]
         c = sib[c]
+
+
+@njit(inline="always")
+def most_visited(counts, values):
+    """The most visited action (ties: the better mean)."""
     best, best_count, best_mean = -1, -1.0, -np.inf
     for a in range(counts.shape[0]):
         if counts[a] > 0:
@@ -438,6 +443,30 @@ def root_action(tree, seat, counts, values):
             if counts[a] > best_count or counts[a] == best_count and mean > best_mean:
                 best, best_count, best_mean = a, counts[a], mean
     return best
+
+
+@njit(inline="always")
+def root_action(tree, seat, counts, values):
+    """``seat``'s most visited action at the root (ties: the better mean)."""
+    counts[:] = 0.0
+    values[:] = 0.0
+    root_tally(tree, seat, counts, values)
+    return most_visited(counts, values)
+
+
+@njit(inline="always")
+def no_resample(state, key):
+    """A game that hides nothing: every state is its own information set."""
+
+
+@njit(inline="always")
+def world(state, rng, knobs, resample):
+    """The root as searched: with hidden information (``resample``: the engine's ``resample_hidden``) a state the
+    player could equally be in, unless ``SEE_HIDDEN`` (the true state: an upper bound, not a fair player)."""
+    if knobs[SEE_HIDDEN] == 0.0:
+        x, z = splitmix(rng[0])
+        rng[0] = x
+        resample(state, np.int64(z >> np.uint64(1)))
 
 
 @njit(inline="always")
@@ -449,23 +478,31 @@ def no_acting(state, out):
 @njit(inline="always")
 def search_one(root, seat, tree, simulations, max_depth, knobs, rng, buffers, can_enumerate, to_act,
                legal_mask, apply_action, status, rewards, draw_outcome, acting, apply_outcome,
-               enumerate_outcomes):  # fmt: skip
-    """``simulations`` of select, random rollout and backup from ``root``; ``seat``'s chosen action."""
+               enumerate_outcomes, resample):  # fmt: skip
+    """``simulations`` of select, random rollout and backup from ``root``, split over ``WORLDS`` trees (each on its
+    own ``world`` of the root); ``seat``'s most visited action over them."""
     joint, marks, mask, counts, values, words, outcome, outcomes, probs, scratch, value, before, cb, ca, probe, pv = \
         buffers  # fmt: skip
-    start(tree, root, outcomes, probs, can_enumerate, to_act, status, enumerate_outcomes)
-    for _ in range(simulations):
-        leaf = select(tree, max_depth, knobs, rng, joint, marks, mask, counts, values, words, outcome,
-                      outcomes, probs, can_enumerate, to_act, legal_mask, apply_action, status, draw_outcome, acting,
-                      apply_outcome, enumerate_outcomes)  # fmt: skip
-        scratch[:] = tree[0][leaf]
-        if tree[1][leaf] == TERMINAL:
-            rewards(scratch, value)
-        else:
-            rollout(scratch, rng, mask, marks, words, outcome, value, knobs, probe, pv, to_act, legal_mask,
-                    apply_action, status, rewards, draw_outcome, acting, apply_outcome)  # fmt: skip
-        backup(tree, value, knobs, before, cb, ca)
-    return root_action(tree, seat, counts, values)
+    worlds = int(knobs[WORLDS])
+    total_counts = np.zeros(counts.shape[0])
+    total_values = np.zeros(counts.shape[0])
+    for w in range(worlds):
+        scratch[:] = root
+        world(scratch, rng, knobs, resample)
+        start(tree, scratch, outcomes, probs, can_enumerate, to_act, status, enumerate_outcomes)
+        for _ in range(simulations // worlds + (w < simulations % worlds)):
+            leaf = select(tree, max_depth, knobs, rng, joint, marks, mask, counts, values, words, outcome,
+                          outcomes, probs, can_enumerate, to_act, legal_mask, apply_action, status, draw_outcome,
+                          acting, apply_outcome, enumerate_outcomes)  # fmt: skip
+            scratch[:] = tree[0][leaf]
+            if tree[1][leaf] == TERMINAL:
+                rewards(scratch, value)
+            else:
+                rollout(scratch, rng, mask, marks, words, outcome, value, knobs, probe, pv, to_act, legal_mask,
+                        apply_action, status, rewards, draw_outcome, acting, apply_outcome)  # fmt: skip
+            backup(tree, value, knobs, before, cb, ca)
+        root_tally(tree, seat, total_counts, total_values)
+    return most_visited(total_counts, total_values)
 
 
 @njit(cache=True)

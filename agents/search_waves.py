@@ -30,7 +30,7 @@ def search_in_waves(agent: SearchAgent, game: Game, roots: np.ndarray, seats: np
     from dicearena.agents.search import _sizes, search_kernels_for
 
     kernels = search_kernels_for(game.spec.engine)
-    budget, sizes, knobs = agent.budget, _sizes(game), agent.budget.knobs(game.num_players())
+    budget, sizes, knobs = agent.budget, _sizes(game), agent.budget.knobs(game)
     players, state_size = game.num_players(), game.sizes.state
     nodes = budget.simulations + 2
     per_tree = nodes * (4 * state_size + 8 * 3 * players + 4 * players + 40)
@@ -41,8 +41,8 @@ def search_in_waves(agent: SearchAgent, game: Game, roots: np.ndarray, seats: np
         part = slice(lo, min(lo + group, len(roots)))
         n = part.stop - part.start
         trees = new_trees(n, nodes, state_size, players)
-        kernels.wave_start(trees, roots[part], sizes, can_enumerate)
         part_rngs = rngs[part].copy()
+        kernels.wave_start(trees, roots[part], part_rngs, knobs, sizes, can_enumerate)
         leaves = np.zeros((n, state_size), dtype=np.int32)
         terminal = np.zeros(n, dtype=np.bool_)
         values = np.zeros((n, players), dtype=np.float64)

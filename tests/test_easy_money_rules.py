@@ -508,6 +508,50 @@ def test_wall_street_cards_cycle_through_the_deck() -> None:
     assert seen == list(range(12)) + [0]
 
 
+DECK_SLOTS = np.r_[E.TICKET_DECK : E.TICKET_DECK + E.MAX_TICKETS, E.JP_DECK : E.JP_DECK + E.MAX_JACKPOT,
+                   E.WS_DECK : E.WS_DECK + E.MAX_WALL, E.WS_CARD]  # fmt: skip
+
+
+def resampled(s: np.ndarray, key: int) -> np.ndarray:
+    out = s.copy()
+    E.resample_hidden(out, key)
+    return out
+
+
+def test_resampling_the_hidden_decks_changes_only_their_unseen_order_and_keeps_the_shown_stock_tip() -> None:
+    g = Game(jackpot=[0, 1, 2, 3, 4, 5], wall_street=list(range(12)))
+    g.set_cash(2, 0)
+    E._draw_ticket(g.s, 1)  # two tickets left the deck: the other ten are face down
+    g.move(8, 1, 1)  # Wall Street: card 0 (tip UP) is in play, its news hidden
+    assert g.phase == E.PHASE_WALL_BET
+    outside = np.setdiff1d(np.arange(g.sizes.state), DECK_SLOTS)
+    tops, tickets = set(), set()
+    for key in range(300):
+        r = resampled(g.s, key)
+        assert np.array_equal(r[outside], g.s[outside])  # money, tickets held, the board, the phase
+        for seat in range(g.n):  # no player can tell the two states apart
+            out = np.zeros(g.sizes.observation, dtype=np.float32)
+            E.observe(r, seat, out)
+            assert np.array_equal(out, g.obs(seat))
+        top, deck = int(r[E.TICKET_TOP]), r[E.TICKET_DECK : E.TICKET_DECK + 12]
+        assert np.array_equal(deck[:top], g.s[E.TICKET_DECK : E.TICKET_DECK + top])  # drawn tickets stay drawn
+        assert sorted(deck[top:]) == sorted(g.s[E.TICKET_DECK + top : E.TICKET_DECK + 12])
+        assert sorted(r[E.JP_DECK : E.JP_DECK + 6]) == list(range(6))
+        assert sorted(r[E.WS_DECK : E.WS_DECK + 12]) == list(range(12))
+        card = int(r[E.WS_CARD])
+        assert card == r[E.WS_DECK + r[E.WS_HEAD]] and r[E.WS_TIP + card] == UP
+        tops.add(card)
+        tickets.add(tuple(deck[top:]))
+    assert tops == {c for c in range(12) if g.s[E.WS_TIP + c] == UP}  # any UP card, news and odds unknown
+    left = 12 - int(g.s[E.TICKET_TOP])
+    assert left == 7 and len(tickets) > 280  # 7! orders: 300 uniform draws repeat about 9 times
+    assert {t[0] for t in tickets} == set(g.s[E.TICKET_DECK + 5 : E.TICKET_DECK + 12])  # any of them next
+    other = resampled(g.s, 7)
+    assert not np.array_equal(other, g.s)
+    for key in range(20):  # one key, one redraw: what is hidden does not leak into it
+        assert np.array_equal(resampled(other, key), resampled(g.s, key))
+
+
 def lucky_game() -> Game:
     g = Game()
     g.set_cash(3, 2)

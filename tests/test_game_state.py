@@ -80,6 +80,27 @@ def test_chance_is_declared_truthfully() -> None:
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_resampled_state_looks_the_same_to_every_player(game: str) -> None:
+    """``resample_from_infostate``: every seat's observation and legal moves unchanged; only Ea$y Money (face-down
+    decks) redraws anything, and the original state is untouched."""
+    rng = np.random.default_rng(5)
+    state, changed = load_game(game, num_players=2).new_initial_state(), 0
+    for _ in range(400):
+        if state.is_terminal():
+            state = state.game.new_initial_state()
+        if not state.is_chance_node():
+            before = state.engine_state
+            other = state.resample_from_infostate(0, rng)
+            assert np.array_equal(state.engine_state, before)
+            changed += not np.array_equal(other.engine_state, before)
+            for seat in range(2):
+                assert np.array_equal(other.observation_tensor(seat), state.observation_tensor(seat))
+                assert np.array_equal(other.legal_actions_mask(seat), state.legal_actions_mask(seat))
+        random_step(state, rng)
+    assert (changed > 100) == (game == "easy_money"), changed
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
 def test_a_state_from_the_aec_env_agrees_with_the_env_at_every_decision(game: str) -> None:
     """``env.state()`` loads into the state API: the same player to move, legal actions and observation; and the
     engine state goes back unchanged."""

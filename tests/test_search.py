@@ -135,6 +135,52 @@ def test_decisive_rollouts_value_the_turn_task_closer_to_its_optimum() -> None:
     assert shares["decisive"] > shares["random"] + 1.0, shares
 
 
+def test_the_search_does_not_see_what_the_game_hides_unless_told_to() -> None:
+    """Ea$y Money's decks are face down: states that differ only in their order get the same search, at one world
+    or several, with random rollouts or an agent's; ``see_hidden`` searches the true state."""
+    from dicearena.envs.easy_money import engine as E
+
+    states, masks, seats = sample_decisions("easy_money", 40, seed=3, final_lottery=False)
+    other = states.copy()
+    for row, key in zip(other, range(len(other)), strict=True):
+        E.resample_hidden(row, key + 1000)
+    assert (other != states).any(axis=1).all()  # every state's decks in another order
+    agents = {
+        "random rollouts": lambda **k: SearchAgent("easy_money", simulations=60, seed=4, **k),
+        "4 worlds": lambda **k: SearchAgent("easy_money", simulations=60, worlds=4, seed=4, **k),
+        "an agent's rollouts": lambda **k: SearchAgent("easy_money", simulations=6, seed=4,
+                                                      evaluator=make_agent("random", seed=0), **k),
+    }  # fmt: skip
+    for label, make in agents.items():
+        here = make(config={"final_lottery": False}).act_states(states, masks, seats)
+        there = make(config={"final_lottery": False}).act_states(other, masks, seats)
+        assert np.array_equal(here, there), label
+    peeking = lambda: SearchAgent("easy_money", simulations=60, seed=4, see_hidden=True,  # noqa: E731
+                                  config={"final_lottery": False})  # fmt: skip
+    assert not np.array_equal(peeking().act_states(states, masks, seats), peeking().act_states(other, masks, seats))
+
+
+def test_in_extra_a_seat_searching_after_another_chose_does_not_see_that_choice() -> None:
+    """Extra!'s seats choose on one throw at once; a face that asks them in turn (the AEC env) hands the second a
+    state holding the first's choice, which the search forgets (``resample_hidden``)."""
+    from dicearena.envs.extra import engine as E
+
+    states = sample_decisions("extra", 40, seed=2, num_players=2)[0]
+    states = states[[E.must_act(row, 0) and E.must_act(row, 1) for row in states]]
+    masks = np.zeros((len(states), E.NUM_ACTIONS), dtype=np.int8)
+    later = states.copy()
+    for row, after, mask in zip(states, later, masks, strict=True):
+        E.legal_mask(row, 0, mask)
+        assert E.apply_action(after, 0, int(np.flatnonzero(mask)[-1])) == 0  # seat 0 chose: the round waits
+        E.legal_mask(row, 1, mask)
+    keep = masks.sum(axis=1) > 1
+    assert keep.sum() >= 10
+    seat_1 = np.ones(len(states), dtype=np.int64)
+    search = lambda: SearchAgent("extra", simulations=80, seed=6, config={"num_players": 2})  # noqa: E731
+    before = search().act_states(states[keep], masks[keep], seat_1[keep])
+    assert np.array_equal(search().act_states(later[keep], masks[keep], seat_1[keep]), before)
+
+
 def test_bad_budgets_and_inputs_are_named() -> None:
     with pytest.raises(ValueError, match="simulations"):
         make_agent("search", game="pig", simulations=0)
@@ -150,6 +196,10 @@ def test_bad_budgets_and_inputs_are_named() -> None:
         make_agent("search", game="pig", rollout="greedy")
     with pytest.raises(ValueError, match="rollout='decisive'.*evaluator='random'"):
         make_agent("search", game="pig", rollout="decisive", evaluator=make_agent("random", seed=0))
+    with pytest.raises(ValueError, match=r"worlds \(5\) split the simulations \(4\)"):
+        make_agent("search", game="easy_money", simulations=4, worlds=5)
+    with pytest.raises(ValueError, match="worlds > 1.*evaluator='random'"):
+        make_agent("search", game="easy_money", worlds=2, evaluator=make_agent("random", seed=0))
     agent = make_agent("search", game="easy_come_easy_go", simulations=4)
     with pytest.raises(ValueError, match="slots"):
         agent.act_states(np.zeros((1, 7), dtype=np.int32) + 2, np.ones((1, 24), dtype=np.int8), np.zeros(1))

@@ -20,6 +20,10 @@ that implements the names below, a config model, renderers, and one :class:`Game
 - ``observe(state, seat, out)``: the float32 observation from ``seat``'s side.
 - optional ``current_seat(state) -> int``: whose turn it is, also after the end (the AEC env selects that agent
   when the game is over, e.g. Easy Come's winner, decided as their turn starts); without it the mover stays.
+- optional ``resample_hidden(state, key)``, for a game that hides part of its state from every player (Ea$y Money's
+  face-down decks): redraw the hidden part from one random word, as the players' information allows, so that every
+  seat's ``observe`` is unchanged. Search plans on such redraws (``State.resample_from_infostate``, the search
+  agent's worlds); without it the game declares that nothing is hidden.
 
 **Simultaneous games** (``GameSpec.dynamics == "simultaneous"``, e.g. Extra!: every seat decides on the same
 throw): ``to_act`` is ``SIMULTANEOUS`` at a decision node and ``acting(state, out) -> int`` marks in ``out`` (one

@@ -257,6 +257,17 @@ class State:
             return f"chance outcome {action}"
         return self.game.spec.describe_action(self.game.config, self._state, int(action))
 
+    def resample_from_infostate(self, player: int, rng: np.random.Generator) -> State:
+        """A state ``player`` could equally be in, drawn from what it cannot see (the engine's ``resample_hidden``:
+        Ea$y Money's face-down decks), for determinized search; a clone in a game that hides nothing. ``player`` is
+        there for OpenSpiel's signature: in these games what is hidden is hidden from every player alike."""
+        self._check_seat(player)
+        copy = self.clone()
+        resample = getattr(self.game.engine, "resample_hidden", None)
+        if resample is not None:
+            resample(copy._state, int(rng.integers(0, np.iinfo(np.int64).max)))
+        return copy
+
     def clone(self) -> State:
         copy = State.__new__(State)
         copy.game, copy._state, copy._moved = self.game, self._state.copy(), self._moved

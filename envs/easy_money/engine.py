@@ -1323,6 +1323,55 @@ def enumerate_outcomes(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarra
     return count
 
 
+@njit(cache=True, inline="always")
+def _shuffle_ring(state: np.ndarray, base: int, head: int, length: int, count: int, x: np.uint64) -> np.uint64:
+    """The ``length`` ring slots ``state[base + (head + i) % count]`` sorted, then shuffled (Fisher-Yates): the result
+    depends on which cards they hold, not on their order; the stream's next state."""
+    for i in range(1, length):  # insertion sort: at most 16 cards
+        j = i
+        while j > 0 and state[base + (head + j - 1) % count] > state[base + (head + j) % count]:
+            a, b = base + (head + j - 1) % count, base + (head + j) % count
+            state[a], state[b] = state[b], state[a]
+            j -= 1
+    for i in range(length - 1, 0, -1):
+        x, z = _splitmix(x)
+        j = np.int64(z % np.uint64(i + 1))
+        a, b = base + (head + i) % count, base + (head + j) % count
+        state[a], state[b] = state[b], state[a]
+    return x
+
+
+@njit(cache=True)
+def resample_hidden(state: np.ndarray, key: int) -> None:
+    """A state every player could equally be in (OpenSpiel's ``resample_from_infostate``, for search): the three
+    face-down decks re-dealt from one word's SplitMix64 stream. Tickets still in the deck and the Jackpot cards not
+    kept are shuffled; the Wall Street ring too, except that while its bets are placed the card in play keeps its
+    shown Stock Tip (it becomes any card with that tip, equally likely). Cash, tickets held, kept cards and the
+    board stay: they are on the table. (Cards seen and put back under a deck are treated as forgotten.) The redraw
+    depends on the key and on what the players see only: two states that differ in hidden order give the same."""
+    x = np.uint64(key)
+    tickets = state[NUM_TICKETS]
+    x = _shuffle_ring(state, TICKET_DECK, state[TICKET_TOP], tickets - state[TICKET_TOP], tickets, x)
+    x = _shuffle_ring(state, JP_DECK, state[JP_HEAD], state[JP_LEN], state[NUM_JACKPOT], x)
+    wall = state[NUM_WALL]
+    x = _shuffle_ring(state, WS_DECK, 0, wall, wall, x)
+    if state[PHASE] == PHASE_WALL_BET:
+        tip = state[WS_TIP + state[WS_CARD]]
+        same = 0
+        for i in range(wall):
+            same += state[WS_TIP + state[WS_DECK + i]] == tip
+        x, z = _splitmix(x)
+        pick = np.int64(z % np.uint64(same))
+        for i in range(wall):
+            if state[WS_TIP + state[WS_DECK + i]] == tip:
+                if pick == 0:
+                    top = WS_DECK + state[WS_HEAD]
+                    state[top], state[WS_DECK + i] = state[WS_DECK + i], state[top]
+                    break
+                pick -= 1
+        state[WS_CARD] = state[WS_DECK + state[WS_HEAD]]
+
+
 # --- the contract's plain-Python side: sizes and header from a config
 
 

@@ -781,6 +781,15 @@ def acting(state: np.ndarray, out: np.ndarray) -> int:
     return count
 
 
+@njit(cache=True)
+def resample_hidden(state: np.ndarray, key: int) -> None:
+    """A state every player could equally be in (the contract's hook for search): the choices already recorded on
+    this throw are hidden from the others (the seats choose at once), so every one is forgotten and its seat decides
+    again. ``key`` is unused: nothing is drawn."""
+    for seat in range(state[NUM_PLAYERS]):
+        state[PLAYERS + seat * PLAYER_SIZE + P_PENDING] = -1
+
+
 @njit(cache=True, inline="always")
 def status(state: np.ndarray) -> int:
     """Never TRUNCATED: every round but a lucky guy's checks an EXTRA box, so every game ends."""
