@@ -7,14 +7,13 @@ range it can meaningfully take, and the error names the key.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
 from dicearena.envs.common.config import GameConfig
 
-__all__ = ["AlgorithmSection", "Hyperparameters", "LinearSchedule", "PolicyKwargs"]
+__all__ = ["AlgorithmSection", "Hyperparameters", "PolicyKwargs"]
 
 Layer = Annotated[int, Field(ge=1, le=65_536)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -81,24 +80,13 @@ class AlgorithmSection(GameConfig):
     def build(self, env: Any, seed: int, tensorboard_log: str | None) -> Any:
         """A fresh MaskablePPO on ``env`` with these values."""
         from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.utils import LinearSchedule
 
         values = self.hyperparameters.model_dump()
         end = values.pop("learning_rate_end")
-        if end is not None:
-            values["learning_rate"] = LinearSchedule(values["learning_rate"], end)
+        if end is not None:  # SB3's own schedule (a class: a saved model's schedule pickles and reads back)
+            values["learning_rate"] = LinearSchedule(values["learning_rate"], end, end_fraction=1.0)
         return MaskablePPO(
             "MlpPolicy", env, policy_kwargs=self.policy_kwargs.to_sb3(), tensorboard_log=tensorboard_log, seed=seed,
             verbose=0, device="cpu", **values,
         )  # fmt: skip
-
-
-@dataclass(frozen=True)
-class LinearSchedule:
-    """SB3's schedule protocol (``progress_remaining`` 1 -> 0 over ``total_timesteps``); a class, not a lambda, so
-    a saved model's schedule pickles and reads back."""
-
-    start: float
-    end: float
-
-    def __call__(self, progress_remaining: float) -> float:
-        return self.end + (self.start - self.end) * progress_remaining
