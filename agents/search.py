@@ -7,7 +7,8 @@ agent: budget knobs, seeding, the evaluator, and the batch of games it plans for
 
 Leaf evaluators: ``"random"`` (uniform rollouts, compiled: the fast path; ``rollout="decisive"`` takes a finishing
 move with a positive reward when one is legal), an ``Agent`` (its rollouts, batched across the trees:
-``dicearena.agents.search_waves``), or a value function ``f(states (k, S)) -> (k, P)``.
+``dicearena.agents.search_waves``), or a value function ``f(states (k, S)) -> (k, P)`` in the units of the final
+rewards (terminal nodes are worth those: a value on another scale steers the search toward or away from the end).
 
 Hidden information: where the engine has ``resample_hidden`` (Ea$y Money's face-down decks; Extra!'s choices
 already made on a throw) the search plans on redraws of what the player cannot see, ``worlds`` of them per decision
