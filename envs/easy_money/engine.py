@@ -1324,21 +1324,23 @@ def enumerate_outcomes(state: np.ndarray, outcomes: np.ndarray, probs: np.ndarra
 
 
 @njit(cache=True, inline="always")
-def _shuffle_ring(state: np.ndarray, base: int, head: int, length: int, count: int, x: np.uint64) -> np.uint64:
-    """The ``length`` ring slots ``state[base + (head + i) % count]`` sorted, then shuffled (Fisher-Yates): the result
-    depends on which cards they hold, not on their order; the stream's next state."""
-    for i in range(1, length):  # insertion sort: at most 16 cards
-        j = i
-        while j > 0 and state[base + (head + j - 1) % count] > state[base + (head + j) % count]:
-            a, b = base + (head + j - 1) % count, base + (head + j) % count
-            state[a], state[b] = state[b], state[a]
-            j -= 1
-    for i in range(length - 1, 0, -1):
-        x, z = _splitmix(x)
-        j = np.int64(z % np.uint64(i + 1))
-        a, b = base + (head + i) % count, base + (head + j) % count
-        state[a], state[b] = state[b], state[a]
-    return x
+def _redeal(state: np.ndarray, base: int, head: int, length: int, count: int, key: int, perm: np.ndarray) -> None:
+    """The cards in the ``length`` ring slots ``state[base + (head + i) % count]`` sorted, then laid out in the order
+    of ``shuffle_into``'s permutation from ``key``: the result depends on which cards they are, not their order."""
+    cards = np.empty(length, dtype=np.int32)
+    for i in range(length):
+        cards[i] = state[base + (head + i) % count]
+    cards.sort()
+    shuffle_into(key, length, perm)
+    for i in range(length):
+        state[base + (head + i) % count] = cards[perm[i]]
+
+
+@njit(cache=True, inline="always")
+def _next_key(x: np.uint64) -> tuple[np.uint64, int]:
+    """The stream's next state and a non-negative word from it."""
+    x, z = _splitmix(x)
+    return x, np.int64(z >> np.uint64(1))
 
 
 @njit(cache=True)
@@ -1350,18 +1352,21 @@ def resample_hidden(state: np.ndarray, key: int) -> None:
     board stay: they are on the table. (Cards seen and put back under a deck are treated as forgotten.) The redraw
     depends on the key and on what the players see only: two states that differ in hidden order give the same."""
     x = np.uint64(key)
-    tickets = state[NUM_TICKETS]
-    x = _shuffle_ring(state, TICKET_DECK, state[TICKET_TOP], tickets - state[TICKET_TOP], tickets, x)
-    x = _shuffle_ring(state, JP_DECK, state[JP_HEAD], state[JP_LEN], state[NUM_JACKPOT], x)
-    wall = state[NUM_WALL]
-    x = _shuffle_ring(state, WS_DECK, 0, wall, wall, x)
+    tickets, wall = state[NUM_TICKETS], state[NUM_WALL]
+    perm = np.empty(max(tickets, state[NUM_JACKPOT], wall), dtype=np.int32)
+    x, k = _next_key(x)
+    _redeal(state, TICKET_DECK, state[TICKET_TOP], tickets - state[TICKET_TOP], tickets, k, perm)
+    x, k = _next_key(x)
+    _redeal(state, JP_DECK, state[JP_HEAD], state[JP_LEN], state[NUM_JACKPOT], k, perm)
+    x, k = _next_key(x)
+    _redeal(state, WS_DECK, 0, wall, wall, k, perm)
     if state[PHASE] == PHASE_WALL_BET:
         tip = state[WS_TIP + state[WS_CARD]]
         same = 0
         for i in range(wall):
             same += state[WS_TIP + state[WS_DECK + i]] == tip
-        x, z = _splitmix(x)
-        pick = np.int64(z % np.uint64(same))
+        x, k = _next_key(x)
+        pick = k % same
         for i in range(wall):
             if state[WS_TIP + state[WS_DECK + i]] == tip:
                 if pick == 0:
