@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench-contention": ("dicearena.bench.bench_contention", "threads and training with other processes busy"),
     "bench-search": ("dicearena.bench.bench_search", "state API speed, search strength and optimality"),
     "bench-training": ("dicearena.bench.bench_training", "time to quality on the decision tasks"),
+    "bench-profile": ("dicearena.bench.bench_profile", "where a batched step's time goes, stage by stage"),
     "ship": ("dicearena.agents.evaluation.ship", "shipped agents against their games' heuristics; --ship a run"),
     "rllib": ("dicearena.agents.training.rllib", "self-play PPO on Ray RLlib from a recipe (the rllib extra)"),
     "curves": ("dicearena.agents.training.self_play", "plot self-play runs' learning curves"),
