@@ -204,8 +204,9 @@ class SearchBudget(BaseModel):
     first_play: bool = Field(False, description="an untried action is valued as its node (else each is tried once "
                              "first)")  # fmt: skip
     best_child: bool | None = Field(None, description=(
-        "a one-seat decision is worth its most visited child (else the mean of every visit); None: in one-player "
-        "games (exact Bellman backups), not in the others (random moves in the rollouts make the mean steadier)"))
+        "a one-seat decision is worth its most visited child (else the mean of every visit), and a sampled chance "
+        "node its children's values weighted by their visits; None: in one-player games (exact Bellman backups), "
+        "not in the others (random moves in the rollouts make the mean steadier)"))
     rollout: Literal["random", "decisive"] = Field("random", description=(
         "the compiled rollouts' moves: 'random' uniform legal moves; 'decisive' a move that ends the game with a "
         "positive reward for the mover whenever one is legal (the best such), else random (costs a probe per legal "

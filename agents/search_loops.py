@@ -11,7 +11,8 @@ The tree (one per game of a batch, nodes in flat arrays, node 0 the root):
   UCB1 on that seat's own statistics (decoupled UCT: with one acting seat, plain UCT; untried actions first, or
   valued as the node with ``FIRST_PLAY``); its children are keyed by the joint action (``key``: one entry per seat,
   -1 for a seat that does not act). Its value is the mean of what passed through it, or with ``BEST_CHILD`` (a
-  one-seat decision) its most visited child's;
+  one-seat decision) its most visited child's (and then a sampled chance node is worth its children's values
+  weighted by their visits, so that value carries through it);
 - an **enumerated chance** node (the engine's ``enumerate_outcomes`` lists the event) samples an outcome by its
   exact probability and keeps an expectimax value: the probability-weighted mean of its visited children's values;
 - a **sampled chance** node (a shuffle, Yay!'s landings) draws as the faces do (``draw_outcome``); a drawn outcome
@@ -383,6 +384,28 @@ def _best_child_value(tree, n):
 
 
 @njit(inline="always")
+def _children_mean(tree, n):
+    """A sampled chance node is worth its children's values weighted by their visits (how often each outcome was
+    drawn), so a decision below it counts at its best child's value (``_best_child_value``), as an enumerated
+    node's expectimax does; the mean of the leaf values that passed through would bring back the explored bad
+    moves."""
+    visits, q, first, sib = tree[2], tree[4], tree[5], tree[6]
+    total = 0.0
+    c = first[n]
+    while c >= 0:
+        total += visits[c]
+        c = sib[c]
+    if total == 0.0:
+        return
+    q[n, :] = 0.0
+    c = first[n]
+    while c >= 0:
+        for p in range(q.shape[1]):
+            q[n, p] += visits[c] * q[c, p] / total
+        c = sib[c]
+
+
+@njit(inline="always")
 def backup(tree, value, knobs, before, child_before, child_after):
     """Add ``value`` (every seat's, for the leaf that ends the last path) to the path's nodes: means, except at
     enumerated chance nodes, the expectimax over their visited children (exact probabilities)."""
@@ -415,6 +438,8 @@ def backup(tree, value, knobs, before, child_before, child_after):
                 q[n, p] = vsum[n, p] / visits[n]
             if kind[n] == DECISION and i < length - 1 and knobs[BEST_CHILD] != 0.0:
                 _best_child_value(tree, n)
+            elif kind[n] == SAMPLED and i < length - 1 and knobs[BEST_CHILD] != 0.0:
+                _children_mean(tree, n)
         child_before[:] = before
         child_after[:] = q[n]
 

@@ -254,3 +254,68 @@ def test_bench_search_prints_the_optimum_shares_and_refuses_unknown_parts(capsys
     with pytest.raises(SystemExit):
         main(["speed"])
     assert "parts are api, optimum and strength" in capsys.readouterr().err
+
+
+def _searched_trees(best_child: bool) -> tuple:
+    """Yay! trees after a search in waves with a fixed value function (one tree per decision state)."""
+    from dicearena.agents.search import _sizes, search_kernels_for
+    from dicearena.agents.search_loops import new_trees
+    from dicearena.agents.yay.lookahead import YayLookaheadAgent
+
+    agent = SearchAgent("yay", simulations=300, depth=6, exploration=0.1, widening=3.0, best_child=best_child, seed=0)
+    game, value = agent.game, YayLookaheadAgent().board_value
+    kernels, knobs, sizes = search_kernels_for(game.spec.engine), agent.budget.knobs(game), _sizes(game)
+    roots, _, _ = decision_states("yay", 4, seed=2)
+    trees = new_trees(len(roots), 302, game.sizes.state, 2)
+    rngs = np.arange(1, len(roots) + 1, dtype=np.uint64)
+    kernels.wave_start(trees, roots, rngs, knobs, sizes, False)
+    leaves = np.zeros_like(roots)
+    terminal = np.zeros(len(roots), dtype=np.bool_)
+    values = np.zeros((len(roots), 2))
+    for _ in range(300):
+        kernels.wave_select(trees, rngs, leaves, terminal, values, 6, knobs, sizes, False)
+        values[~terminal] = value(leaves[~terminal])
+        kernels.wave_backup(trees, values, knobs)
+    return trees
+
+
+def _children(trees: tuple, b: int, n: int) -> list[int]:
+    first, sib = trees[5][b], trees[6][b]
+    out, c = [], first[n]
+    while c >= 0:
+        out.append(int(c))
+        c = sib[c]
+    return out
+
+
+@pytest.mark.parametrize("best_child", [True, False])
+def test_with_best_child_a_sampled_chance_node_carries_its_children_values(best_child: bool) -> None:
+    """With ``best_child`` a one-seat decision is worth its most visited child, and a sampled chance node (Yay!'s
+    throws) the visit-weighted mean of its children's values, so the best child's value reaches the nodes above;
+    without it both keep the mean of the leaf values that passed through (which these equalities then miss)."""
+    from dicearena.agents.search_loops import DECISION, SAMPLED
+
+    trees = _searched_trees(best_child)
+    kind, visits, q = trees[1], trees[2], trees[4]
+    checked = {DECISION: 0, SAMPLED: 0}
+    held = {DECISION: 0, SAMPLED: 0}
+    for b in range(kind.shape[0]):
+        for n in range(int(trees[12][b][0])):
+            children = [c for c in _children(trees, b, n) if visits[b, c] > 0]
+            if not children or kind[b, n] not in checked:
+                continue
+            if kind[b, n] == SAMPLED:
+                weights = visits[b, children].astype(float)
+                expected = weights @ q[b, children] / weights.sum()
+            else:
+                best = max(children, key=lambda c: (visits[b, c], q[b, c].max()))
+                if sum(visits[b, c] == visits[b, best] for c in children) > 1:
+                    continue  # a tie on visits: broken by the deciding seat's value, not checked here
+                expected = q[b, best]
+            checked[kind[b, n]] += 1
+            held[kind[b, n]] += bool(np.allclose(q[b, n], expected))
+    assert checked[DECISION] > 10 and checked[SAMPLED] > 10, checked
+    if best_child:
+        assert held == checked
+    else:
+        assert held[SAMPLED] < checked[SAMPLED] and held[DECISION] < checked[DECISION], (held, checked)

@@ -263,3 +263,27 @@ def test_registry_seeding_and_bad_input() -> None:
     for kwargs in ({"sheet": 3}, {"rows": 5, "cols": 7}, {"die_size": 1.27}, {"end_when": "row_and_column"}):
         with pytest.raises(TypeError, match="bad arguments"):  # the game is the state's, not the agent's
             make_agent("yay_lookahead", **kwargs)
+
+
+def test_board_value_is_every_seats_value_in_reward_units() -> None:
+    """The lookahead's value as the search agent's leaf evaluator: one value per seat in (-1, 1) on an unfinished
+    board (a lead for one seat of two is about as large a deficit for the other), the final reward on a finished
+    one; a batch of the wrong shape is refused by name."""
+    from dicearena.agents.search import SearchAgent
+    from dicearena.agents.yay.learned_lookahead import LearnedLookaheadAgent
+    from dicearena.bench.bench_search import sample_decisions
+
+    states, masks, seats = sample_decisions("yay", 60, seed=1)
+    for agent in (YayLookaheadAgent(), LearnedLookaheadAgent()):
+        values = agent.board_value(states)
+        assert values.shape == (60, 2) and np.all(np.abs(values) < 1)
+        assert np.corrcoef(values[:, 0], values[:, 1])[0, 1] < -0.7 and np.abs(values).max() > 0.05
+    ended = states[:1].copy()
+    ended[0, E.PHASE] = E.PHASE_OVER
+    final = np.array([[E.final_reward(ended[0], seat) for seat in range(2)]])
+    assert np.array_equal(YayLookaheadAgent().board_value(ended), final)
+    with pytest.raises(ValueError, match="board_value takes"):
+        YayLookaheadAgent().board_value(states[:, :10])
+    search = SearchAgent("yay", simulations=40, depth=4, evaluator=YayLookaheadAgent().board_value, seed=0)
+    actions = search.act_states(states[:8], masks[:8], seats[:8])
+    assert all(masks[i, a] == 1 for i, a in enumerate(actions))

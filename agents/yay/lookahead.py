@@ -269,6 +269,16 @@ def _choose_parallel(states, masks, seats, faces, keys, beat, value, out, chunks
         _choose_range(states, masks, seats, faces, keys, beat, value, out, c * n // chunks, (c + 1) * n // chunks)
 
 
+@njit(cache=True)
+def _board_values(states, beat, value, out):
+    """``out[b, seat]``: ``V`` of ``states[b]`` for every seat (``_value``; a finished game: ``end_weight`` times its
+    final reward)."""
+    tally = (np.zeros((4, E.MAX_PLAYERS)), np.zeros(NUM_TERMS))
+    for b in range(states.shape[0]):
+        for seat in range(out.shape[1]):
+            out[b, seat] = _value(states[b], seat, beat, value, tally)
+
+
 # --- Python side ------------------------------------------------------------------------------------------------
 
 
@@ -321,6 +331,18 @@ class YayLookaheadAgent(StatePlanner):
         self.samples = int(samples)
         self.rng = np.random.default_rng(seed)
         self.thread_choice = ThreadChoice()  # the rows on numba's threads while that is faster (a busy machine)
+
+    def board_value(self, states: np.ndarray) -> np.ndarray:
+        """(k, P): this agent's ``V`` of k engine states for every seat, in the final rewards' units (``V`` stands
+        for ``2 P(win) - 1``; a finished game is worth its final reward): the search agent's leaf evaluator,
+        ``SearchAgent("yay", evaluator=agent.board_value)``."""
+        states = np.ascontiguousarray(states, dtype=np.int32)
+        if states.ndim != 2 or states.shape[1] != E.STATE_SIZE:
+            raise ValueError(f"{self.name}: board_value takes (k, {E.STATE_SIZE}) Yay! engine states, got shape "
+                             f"{states.shape}")  # fmt: skip
+        out = np.zeros((states.shape[0], int(states[0, E.NUM_PLAYERS]) if len(states) else 2), dtype=np.float64)
+        _board_values(states, BEAT, (1.0, self.table), out)
+        return out
 
     def reset(self, seed: int | None = None) -> None:
         """Reseed the generator of the simulated throws (None keeps the current stream)."""
