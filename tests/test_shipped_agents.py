@@ -66,6 +66,20 @@ def test_a_wrong_player_count_and_an_unknown_name_are_refused() -> None:
         ShippedAgent("nobody_ppo")
 
 
+def test_play_games_names_a_seated_agent_that_cannot_read_the_table() -> None:
+    """A model seated at a table whose observations it was not trained on is refused before any game, by name
+    (SB3's own error speaks of array shapes); one in the pool but never seated is not checked."""
+    name = next(n for n in SHIPPED if shipped()[n]["game"] == "easy_money")
+    agent = make_agent(name)
+    with pytest.raises(ValueError, match=rf"pool\[1\] cannot sit at this table: '{name}' was trained for 2"):
+        play_games("easy_money", np.ones((2, 4), dtype=np.int64), [make_agent("random"), agent], {}, seed=0)
+    plain = {"num_players": 2}  # the right size without the card's observation options
+    with pytest.raises(ValueError, match="was trained on observations of"):
+        head_to_head("easy_money", agent, make_agent("random"), plain, 4, seed=0)
+    result = play_games("easy_money", np.zeros((2, 4), dtype=np.int64), [make_agent("random"), agent], {}, seed=0)
+    assert result["final_rewards"].shape == (2, 4)
+
+
 def test_the_demo_match_prints_a_row_per_pairing(capsys) -> None:
     name = next(n for n in SHIPPED if shipped()[n]["game"] == "easy_come_easy_go")
     assert main(["--games", "20", "--only", name]) == 0

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from dicearena.agents import observation_misfit
 from dicearena.agents.base import Agent
 from dicearena.agents.evaluation.slots import GameSlots
 from dicearena.agents.evaluation.stats import wilson_ci, win_shares
@@ -63,6 +64,11 @@ def play_games(
     batch = min(batch_size, num_games)
     engine = BatchedGame(game, batch, config, seed=seed, copy=False, threads=threads,
                          **_players(game, config, num_players))  # fmt: skip
+    table = engine.config.model_dump()
+    for i in np.unique(seat_agents):  # an agent that cannot read this table's observations, named before any game
+        misfit = observation_misfit(pool[i], engine.spec.id, table)
+        if misfit is not None:
+            raise ValueError(f"play_games: pool[{i}] cannot sit at this table: {misfit}")
     for i, agent in enumerate(pool):
         agent.reset(seed=seed + 1000 * (i + 1))
     obs, masks, info = engine.reset(seed=seed)
