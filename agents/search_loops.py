@@ -390,19 +390,15 @@ def _children_mean(tree, n):
     node's expectimax does; the mean of the leaf values that passed through would bring back the explored bad
     moves."""
     visits, q, first, sib = tree[2], tree[4], tree[5], tree[6]
-    total = 0.0
+    q[n, :] = 0.0
+    total = 0.0  # at least the visit of the path's child (backup calls this only above one)
     c = first[n]
     while c >= 0:
         total += visits[c]
-        c = sib[c]
-    if total == 0.0:
-        return
-    q[n, :] = 0.0
-    c = first[n]
-    while c >= 0:
         for p in range(q.shape[1]):
-            q[n, p] += visits[c] * q[c, p] / total
+            q[n, p] += visits[c] * q[c, p]
         c = sib[c]
+    q[n, :] /= total
 
 
 @njit(inline="always")

@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = [
     "aec_steps_per_second", "batched_steps_per_second", "chosen_specs", "connect_four_steps_per_second",
-    "parallel_steps_per_second", "parser", "pin", "print_ratios",
+    "parallel_steps_per_second", "parser", "pin", "print_ratios", "random_actions",
 ]  # fmt: skip
 
 
@@ -97,26 +97,31 @@ def parallel_steps_per_second(make_env: Callable[[], object], seconds: float, se
     return steps / (time.perf_counter() - start)
 
 
+def random_actions(masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """Random legal actions for a batched engine's masks, and the decisions they are: (B, A) masks, one per game;
+    (B, P, A), a simultaneous game's, every seat with a legal action (a seat with none sends -1 and does not count)."""
+    from dicearena.agents.random_agent import sample_masked
+
+    if masks.ndim == 3:
+        actions = sample_masked(masks.reshape(-1, masks.shape[-1]), rng).reshape(masks.shape[:2])
+        return actions, int(np.count_nonzero(actions >= 0))
+    return sample_masked(masks, rng), masks.shape[0]
+
+
 def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: int = 0,
                              engine_only: bool = False) -> float:  # fmt: skip
     """A batched engine's decisions/s: ``reset()`` then ``step`` with random legal actions from the masks
     (``reset`` and ``step`` return the masks second). Masks (B, P, A) are a simultaneous game's: every seat with a
     legal action decides, and each counts as a decision (a seat with none sends -1 and does not count).
     ``engine_only``: the clock runs only inside ``step`` (the engine's own throughput, not the random agent's)."""
-    from dicearena.agents.random_agent import sample_masked
-
     rng = np.random.default_rng(seed)
     _, masks, _ = engine.reset()
     decisions = 0
     inside = 0.0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        if masks.ndim == 3:
-            actions = sample_masked(masks.reshape(-1, masks.shape[-1]), rng).reshape(masks.shape[:2])
-            decisions += int(np.count_nonzero(actions >= 0))
-        else:
-            actions = sample_masked(masks, rng)
-            decisions += batch
+        actions, count = random_actions(masks, rng)
+        decisions += count
         before = time.perf_counter()
         _, masks, *_ = engine.step(actions)
         inside += time.perf_counter() - before

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from dicearena.bench._common import chosen_specs, parser, pin
+from dicearena.bench._common import batched_steps_per_second, chosen_specs, parser, pin, random_actions
 
 STAGES = ("sampling", "check", "act", "chance", "encode")
 
@@ -27,7 +27,7 @@ class StagedStep:
         from dicearena.envs.common.game_batch import BatchedGame
 
         self.engine = engine = BatchedGame(game, batch, seed=seed, copy=False, threads=1)
-        _, self.masks, _ = engine.reset()
+        engine.reset()
         self.kernels = engine._kernels  # the engine's internals: this replays its step stage by stage
         self.active = engine._all
         self.scratch = self.kernels.scratch_base(engine._states)
@@ -52,17 +52,6 @@ class StagedStep:
         self.kernels.range_encode(e._states, 0, e.num_envs, e._obs, e._masks, e._seat_buffer)
 
 
-def sample(masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """Random legal actions as ``bench_game`` draws them, and the decisions they are (a simultaneous game: every
-    deciding seat)."""
-    from dicearena.agents.random_agent import sample_masked
-
-    if masks.ndim == 3:
-        actions = sample_masked(masks.reshape(-1, masks.shape[-1]), rng).reshape(masks.shape[:2])
-        return actions, int(np.count_nonzero(actions >= 0))
-    return sample_masked(masks, rng), masks.shape[0]
-
-
 def profile(game: str, batch: int, seconds: float, seed: int = 0) -> dict[str, float]:
     """Nanoseconds per decision in each stage (``STAGES``) and in the whole ``step`` call, each stage timed while
     the staged loop plays for ``seconds``, then ``step`` timed for as long."""
@@ -74,7 +63,7 @@ def profile(game: str, batch: int, seconds: float, seed: int = 0) -> dict[str, f
     start = clock()
     while clock() - start < seconds:
         t0 = clock()
-        actions, count = sample(staged.engine._masks, rng)
+        actions, count = random_actions(staged.engine._masks, rng)
         t1 = clock()
         staged.check(actions)
         t2 = clock()
@@ -91,16 +80,7 @@ def profile(game: str, batch: int, seconds: float, seed: int = 0) -> dict[str, f
         spent["chance"] += (t4 - t3) - (t5 - t4)
         spent["encode"] += t5 - t4
     out = {stage: 1e9 * spent[stage] / decisions for stage in STAGES}
-    engine, masks = staged.engine, staged.engine._masks
-    steps, start = 0, clock()
-    inside = 0.0
-    while clock() - start < seconds:
-        actions, count = sample(masks, rng)
-        before = clock()
-        _, masks, *_ = engine.step(actions)
-        inside += clock() - before
-        steps += count
-    out["step"] = 1e9 * inside / steps
+    out["step"] = 1e9 / batched_steps_per_second(staged.engine, batch, seconds, seed, engine_only=True)
     return out
 
 
@@ -114,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
           "encode, with Python's share)")  # fmt: skip
     print(f"{'game':<28}" + "".join(f"{s:>10}" for s in (*STAGES, "step")) + f"{'engine %':>10}")
     for spec in specs:
-        profile(spec.id, min(args.batch, 64), 0.05)  # warm-up: compiling must not count
+        profile(spec.id, args.batch, 0.05)  # warm-up at full size (the sampler's parallel build starts at 1,024 rows)
         row = profile(spec.id, args.batch, args.seconds)
         engine = sum(row[s] for s in STAGES[1:])
         cells = "".join(f"{row[s]:>10.1f}" for s in (*STAGES, "step"))

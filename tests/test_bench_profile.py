@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dicearena.bench.bench_profile import STAGES, StagedStep, profile, sample
+from dicearena.bench._common import random_actions
+from dicearena.bench.bench_profile import STAGES, StagedStep, profile
 from dicearena.envs.common.game_batch import BatchedGame
 
 
@@ -17,7 +18,7 @@ def test_staged_step_plays_the_games_step_plays(game: str) -> None:
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(300):
-        actions, _ = sample(masks, rng)
+        actions, _ = random_actions(masks, rng)
         staged.check(actions)
         staged.act(actions)
         staged.settle()
