@@ -176,3 +176,42 @@ def test_smaller_sheets_have_matching_spaces() -> None:
     obs = env.observe(env.agent_selection)
     assert env.action_space("player_0").n == 3 * 20 + 1 == obs["action_mask"].shape[0]
     assert obs["observation"].shape == (20 * (4 + 3) + 8 + 2 * 3,)
+
+
+def _sheet_as_documented(state: np.ndarray, seat: int, n: int, squares: int) -> np.ndarray:
+    """README's per-square channels, written from the square codes without the engine's encoder."""
+    out = np.zeros((squares, 4 + n), dtype=np.float32)
+    for s in range(squares):
+        code = int(state[E.BOARD + s])
+        out[s, 0] = code == E.EMPTY
+        out[s, 1] = code == E.BLOCKED
+        out[s, 2] = state[E.TOUCHED + s]
+        if code > E.BLOCKED:
+            if E.is_crossed(code):
+                out[s, 3] = 1
+            else:
+                out[s, 4 + (E.owner(code) - seat) % n] = np.float32(E.value_of(code) / 18)
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_sheet_channels_read_every_square_from_the_observers_seat(n: int) -> None:
+    rng = np.random.default_rng(n)
+    squares = 64
+    for _ in range(20):
+        state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+        E.start_game(state, n, 8, 8, E.END_ROW_OR_COLUMN, 100, E.DEFAULT_DIE_BITS)
+        state[E.PHASE] = E.PHASE_DECIDE
+        kinds = rng.integers(0, 4, squares)  # empty, blocked, a number, a crossed number
+        for s in range(squares):
+            owner, value = int(rng.integers(0, n)), int(rng.integers(3, 19))
+            state[E.BOARD + s] = [E.EMPTY, E.BLOCKED, E.number_code(owner, value), E.crossed_code(owner, value)][
+                kinds[s]]
+        state[E.TOUCHED : E.TOUCHED + squares] = rng.integers(0, 2, squares)
+        for seat in range(n):
+            obs = np.zeros(E.observation_size(n, 8, 8), dtype=np.float32)
+            E.observe(state, seat, obs)
+            sheet = obs[: squares * (4 + n)].reshape(squares, 4 + n)
+            np.testing.assert_array_equal(sheet, _sheet_as_documented(state, seat, n, squares))
+            live = [(sheet[:, 4 + r] > 0).sum() / squares for r in range(n)]  # the per-seat counts after the scalars
+            np.testing.assert_array_equal(obs[squares * (4 + n) + 8 : squares * (4 + n) + 8 + n], np.float32(live))

@@ -569,7 +569,7 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> None:
         if c < cols - 1:
             _cross_opponent(state, seat, s + 1)
         event = EVENT_WROTE
-    if line_filled(state):
+    if _fills_a_line(state, s):
         state[FIRST_DONE + seat] = 1
         state[PASSED + seat] = 0
         state[LAST_EVENT] = event
@@ -607,6 +607,25 @@ def last_turn_seat(state: np.ndarray) -> int:
     if state[PHASE] == PHASE_OVER:
         return state[CURRENT]
     return (state[CURRENT] - 1) % state[NUM_PLAYERS]
+
+
+@njit(cache=True, inline="always")
+def _fills_a_line(state: np.ndarray, square: int) -> bool:
+    """``line_filled`` once ``square`` has been filled, in a game still running. Under ``END_ROW_OR_COLUMN`` no line
+    was full before (the game ends the moment one is), so only ``square``'s row and column can be: two short
+    scans instead of the whole sheet. ``END_ROW_AND_COLUMN`` may already have a full line of one kind: it asks
+    ``line_filled``."""
+    if state[END_MODE] == END_ROW_AND_COLUMN:
+        return line_filled(state)
+    rows, cols = state[ROWS], state[COLS]
+    r, c = square // cols, square % cols
+    row_full = True
+    for k in range(cols):
+        row_full &= state[_at(BOARD + r * cols + k)] != EMPTY
+    column_full = True
+    for k in range(rows):
+        column_full &= state[_at(BOARD + k * cols + c)] != EMPTY
+    return row_full | column_full
 
 
 @njit(cache=True, inline="always")
@@ -725,32 +744,39 @@ def shaping_potentials(state: np.ndarray, out: np.ndarray) -> None:
 # --- observation
 
 
-_SCALED = np.array([v / MAX_TOTAL for v in range(32)], dtype=np.float32)  # a number's channel value, v / 18
+_INV_TOTAL = 1.0 / MAX_TOTAL
+"""A number's channel value is ``float32(v * _INV_TOTAL)``, computed in float64: the float32 nearest v / 18 for
+every v < 32 (so the observation is what a table of v / 18 gave; tests/test_yay_env.py compares every total 3..18),
+without that table's per-square gather."""
 
 
 @njit(cache=True, inline="always")
 def _encode_sheet(state: np.ndarray, seat: int, obs: np.ndarray, n: int, squares: int, started: bool) -> int:
     """The per-square channels (``encode_observation``) in one branch-free pass; returns every relative seat's
-    uncrossed numbers, 8 bits each (at most 144). Inlined with a constant ``n`` so the seat channels unroll."""
+    uncrossed numbers, 8 bits each (at most 144). Inlined with a constant ``n`` so the seat channels unroll: each
+    compares the owner field with the seat it stands for (relative seat k is owner code ``(seat + k) % n + 1``)
+    and scales the value by the match, with no select or per-square shift."""
     channels = 4 + n
     touched_on = np.int32(1) if started else np.int32(0)
-    zero = np.float32(0.0)
     counts = 0
     for s in range(squares):
         code = state[_at(BOARD + s)]
         base = s * channels
         number = code > BLOCKED
-        live = number & ((code & _CROSSED) == 0)
+        crossed = (code & _CROSSED) != 0
+        live = number & ~crossed
         obs[_at(base)] = np.float32(code == EMPTY)
         obs[_at(base + 1)] = np.float32(code == BLOCKED)
         obs[_at(base + 2)] = np.float32(state[_at(TOUCHED + s)] * touched_on)
-        obs[_at(base + 3)] = np.float32(number & ((code & _CROSSED) != 0))
-        rel = owner(code) - seat  # empty and blocked: owner -1, any rel in 0..n-1 (live is False there)
-        rel += n if rel < 0 else 0
-        value = _SCALED[code & 31] if live else zero
+        obs[_at(base + 3)] = np.float32(number & crossed)
+        owner_code = (code >> _OWNER_SHIFT) & 7
+        value = np.float32(np.float64(code & 31) * _INV_TOTAL)
         for k in range(n):
-            obs[_at(base + 4 + k)] = value if k == rel else zero
-        counts += np.int64(live) << (8 * (rel & 3))
+            target = seat + k + 1
+            target -= n if target > n else 0
+            hit = live & (owner_code == target)
+            obs[_at(base + 4 + k)] = value * np.float32(hit)
+            counts += np.int64(hit) << (8 * k)
     return counts
 
 
