@@ -168,3 +168,23 @@ def test_sb3_subproc_vec_env_in_spawned_workers_on_every_id(env_id: str) -> None
         _check_sb3_vec_env(venv, env_id, steps=50)
     finally:
         venv.close()
+
+
+@pytest.mark.parametrize("module, name", [
+    ("dicearena.envs.common.vec_env", "MaskedVecEnv"),
+    ("dicearena.envs.common.game_seat", "SeatVecEnv"),
+    ("dicearena.envs.easy_come_easy_go.turn_task", "EasyComeEasyGoTurnVecEnv"),
+    ("dicearena.envs.easy_money.greed_task", "GreedStopVecEnv"),
+    ("dicearena.envs.extra.solitaire_task", "ExtraSolitaireVecEnv"),
+])  # fmt: skip
+def test_every_sb3_twin_is_a_vec_env_served_by_its_module_and_pickles_by_name(module: str, name: str) -> None:
+    import importlib
+    import pickle
+
+    from stable_baselines3.common.vec_env import VecEnv
+
+    twin = getattr(importlib.import_module(module), name)
+    assert issubclass(twin, VecEnv) and twin.__module__ == module and twin.__name__ == name
+    assert pickle.loads(pickle.dumps(twin)) is twin
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchVecEnv'"):
+        _ = importlib.import_module(module).NoSuchVecEnv

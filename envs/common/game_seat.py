@@ -27,7 +27,8 @@ from .contract import GameSpec
 from .game_batch import BatchedGame
 from .seating import FixedSeating, Seating, choose
 from .table import check_seed
-from .vec_games import MaskedGames, StepReturn, sb3_names
+from .vec_games import MaskedGames, StepReturn
+from .vec_twins import sb3_names
 
 __all__ = ["MAX_SKIPPED", "SeatCore", "SeatEnv", "SeatGames"]
 

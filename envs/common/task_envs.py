@@ -22,7 +22,7 @@ __all__ = ["task_envs"]
 def task_envs(spec: GameSpec, module: str, name: str, env_doc: str, games_doc: str,
               state_attrs: dict[str, Callable[[np.ndarray], Any]] | None = None) -> tuple[type, type]:  # fmt: skip
     """``(<name>Env, <name>Games)`` for the module named ``module``: ``Env(config, dice=, chance=, render_mode=)``,
-    ``Games(num_envs, config, seed=, threads=)``; the SB3 twin ``<name>VecEnv`` comes from ``vec_games.sb3_names``."""
+    ``Games(num_envs, config, seed=, threads=)``; the SB3 twin ``<name>VecEnv`` comes from ``vec_twins.sb3_names``."""
     attrs = dict(state_attrs or {})
 
     def env_init(self: Any, config: Any = None, dice: Any = None, chance: Any = None, render_mode: str | None = None,

@@ -2,7 +2,7 @@
 real stable-baselines3 ``VecEnv`` subclass, its ``*VecEnv`` twin.
 
 Why a module of its own: it imports stable-baselines3 (and so torch), which ``envs`` must not need. It is
-imported only when a ``*VecEnv`` name is first looked up (``vec_games.sb3_names``), so every Gymnasium id and
+imported only when a ``*VecEnv`` name is first looked up (``vec_twins.sb3_names``), so every Gymnasium id and
 PettingZoo env works with the runtime dependencies alone.
 """
 
@@ -28,11 +28,12 @@ def sb3_vec_env(games: type[MaskedGames]) -> type[VecEnv]:
     """``FooGames`` as ``FooVecEnv``: a subclass of it and of its base's twin (so the twins keep the ``*Games``
     hierarchy: ``ExtraSolitaireVecEnv`` is a ``SeatVecEnv``), down to SB3's ``VecEnv``, whose
     ``__init__`` sets the common attributes. One class per ``games`` (cached), named in ``games``'s module,
-    which serves it (``vec_games.sb3_names``), so instances pickle."""
+    which serves it (``vec_twins.sb3_names``; ``MaskedVecEnv`` is this module's), so instances pickle."""
     if not issubclass(games, MaskedGames):
         raise TypeError(f"{games.__name__} is not a MaskedGames class")
     name = twin_name(games)
-    namespace: dict[str, Any] = {"__module__": games.__module__, "__qualname__": name, "__doc__": games.__doc__}
+    module = __name__ if games is MaskedGames else games.__module__  # the base's twin is this module's MaskedVecEnv
+    namespace: dict[str, Any] = {"__module__": module, "__qualname__": name, "__doc__": games.__doc__}
     if games is MaskedGames:
         namespace["_init_vec"] = _sb3_init
         base: type = VecEnv

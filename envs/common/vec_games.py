@@ -4,7 +4,7 @@ Why: the vectorised task envs (and the Gymnasium envs built on them) are part of
 runtime dependencies. Each class here speaks SB3's ``VecEnv`` protocol (``reset``, ``step_async``/``step_wait``,
 ``seed``, ``get_attr``, ``env_method``, ``action_masks``) by duck typing; SB3 itself is needed only for its
 ``isinstance(env, VecEnv)`` checks, so each ``*Games`` class has a ``*VecEnv`` twin, a real ``VecEnv`` subclass
-made by ``vec_env.sb3_vec_env`` when that name is first looked up (``sb3_names``).
+made by ``vec_env.sb3_vec_env`` when that name is first looked up (``vec_twins.sb3_names``).
 
 sb3-contrib's ``MaskablePPO`` asks a VecEnv for ``env_method("action_masks")``; SB3 asks for per-game
 attributes. Every vectorised task answers the same way, so the answers live here once.
@@ -12,7 +12,7 @@ attributes. Every vectorised task answers the same way, so the answers live here
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from functools import partial
 from typing import Any
 
@@ -22,7 +22,7 @@ from gymnasium import spaces
 
 from .table import check_seed
 
-__all__ = ["MaskedGames", "StepReturn", "sb3_names", "twin_name"]
+__all__ = ["MaskedGames", "StepReturn", "twin_name"]
 
 StepReturn = tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]  # SB3's VecEnvStepReturn
 
@@ -130,26 +130,3 @@ class MaskedGames:
 def twin_name(games: type[MaskedGames]) -> str:
     """``FooGames`` -> ``FooVecEnv``, the name of its SB3 twin."""
     return games.__name__.removesuffix("Games") + "VecEnv"
-
-
-def sb3_names(module: str, *games: type[MaskedGames]) -> Callable[[str], type]:
-    """A module ``__getattr__`` (PEP 562) serving each ``FooGames`` class of ``games`` as ``FooVecEnv``, its SB3
-    ``VecEnv`` twin. stable-baselines3 is imported at the first such lookup, never when the module is imported."""
-    twins = {twin_name(cls): cls for cls in games}
-
-    def __getattr__(name: str) -> type:
-        if name not in twins:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        try:
-            from .vec_env import sb3_vec_env
-        except ImportError as exc:
-            raise ImportError(
-                f"{module}.{name} is a stable-baselines3 VecEnv: install the 'train' extra "
-                f"(pip install 'dice-arena[train]'), or use {twins[name].__name__}, the same games without SB3 ({exc})"
-            ) from exc
-        return sb3_vec_env(twins[name])
-
-    return __getattr__
-
-
-__getattr__ = sb3_names(__name__, MaskedGames)

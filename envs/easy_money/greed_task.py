@@ -21,7 +21,7 @@ from dicearena.envs.common.contract import GameSpec, register_task
 from dicearena.envs.common.dice_outcomes import BAD_FACE_WORDS
 from dicearena.envs.common.render import draw_banner, draw_die, font, new_canvas, text_centered, to_array
 from dicearena.envs.common.task_envs import task_envs
-from dicearena.envs.common.vec_games import sb3_names
+from dicearena.envs.common.vec_twins import sb3_names
 
 from . import greed as G
 from .greed import GreedTaskConfig

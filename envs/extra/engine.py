@@ -17,17 +17,12 @@ state, so one compiled engine serves every config. No PettingZoo or Gymnasium he
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 from numba import njit
 
 from dicearena.envs.common.contract import CHANCE, NOBODY, PLAYING, SIMULTANEOUS, TERMINATED, Sizes
 from dicearena.envs.common.dice_outcomes import bad_faces, draw_faces
 from dicearena.envs.common.rewards import zero_sum_rewards
-
-if TYPE_CHECKING:
-    from .config import ExtraConfig
 
 NUM_DICE = 5
 NUM_FACES = 6
@@ -732,13 +727,13 @@ HEADER_SIZE = H_CANONICAL + 1  # 32
 NUM_THROWS = 252  # distinct throws of five dice (multisets): what enumerate_outcomes lists
 
 
-def sizes(config: ExtraConfig) -> Sizes:
+def sizes(config) -> Sizes:
     """Array lengths under ``config`` (an ExtraConfig): one throw of five dice is the only chance event."""
     n = config.num_players
     return Sizes(n, STATE_SIZE, observation_size(n), NUM_ACTIONS, NUM_DICE, NUM_DICE)
 
 
-def header(config: ExtraConfig) -> np.ndarray:
+def header(config) -> np.ndarray:
     """Every rule knob ``init_state`` writes into a state: players, children, penalty, reward mode, shaping, then
     the sheet (minus boxes and points of the 11 rows, the 3 EXTRA column lengths), zero_sum, canonical_actions; see
     the ``H_*`` offsets."""

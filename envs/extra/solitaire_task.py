@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from dicearena.envs.common.contract import register_task
 from dicearena.envs.common.task_envs import task_envs
-from dicearena.envs.common.vec_games import sb3_names
+from dicearena.envs.common.vec_twins import sb3_names
 
 from .config import SolitaireConfig
 from .game import EXTRA
