@@ -38,6 +38,7 @@ __all__ = [
 METADATA_ENTRY = "dicearena.json"  # our own readable entry: activation name, training time, ...
 ACTIVATIONS = ("Tanh", "ReLU", "ELU", "LeakyReLU", "GELU", "SiLU", "Sigmoid")  # torch.nn classes a file may name
 _LAYER_PREFIXES = ("mlp_extractor.policy_net.", "mlp_extractor.value_net.")
+_SLOTS = "mlp_extractor.slots"  # an ActionFeaturePolicy's skip slots (dicearena.agents.action_features)
 
 
 class ModelFileError(ValueError):
@@ -77,13 +78,23 @@ class ModelFile:
             raise ModelFileError(f"{self.path}: activation {name!r} is not one this loader rebuilds: {ACTIVATIONS}")
         return name
 
+    @property
+    def action_features(self) -> list[int] | None:
+        """The observation slots an ``ActionFeaturePolicy`` feeds past its hidden layers, or None (a plain MLP)."""
+        slots = self.state_dict.get(_SLOTS)
+        return None if slots is None else [int(slot) for slot in slots.tolist()]
+
     def layers(self) -> tuple[int, int, list[int], list[int]]:
         """``(observation size, actions, policy hidden sizes, value hidden sizes)`` read off the weight shapes."""
+        skip = self.action_features
+        prefixes = [p.replace("mlp_extractor.", "mlp_extractor.base.") if skip else p for p in _LAYER_PREFIXES]
         try:
-            hidden = [_hidden_sizes(self.state_dict, prefix) for prefix in _LAYER_PREFIXES]
-            obs_dim = int(self.state_dict["mlp_extractor.policy_net.0.weight"].shape[1]) if hidden[0] else int(
+            hidden = [_hidden_sizes(self.state_dict, prefix) for prefix in prefixes]
+            obs_dim = int(self.state_dict[f"{prefixes[0]}0.weight"].shape[1]) if hidden[0] else int(
                 self.state_dict["action_net.weight"].shape[1]
             )
+            if skip and not hidden[0]:
+                raise ModelFileError(f"{self.path}: an action-feature policy without hidden layers is not rebuilt")
             actions = int(self.state_dict["action_net.weight"].shape[0])
         except (KeyError, AttributeError, IndexError) as exc:
             raise ModelFileError(
@@ -155,7 +166,8 @@ def read_metadata(path: str | Path) -> dict[str, Any] | None:
 
 def build_policy(model_file: ModelFile, observation_space: Any = None, action_space: Any = None) -> Any:
     """A maskable actor-critic policy of the file's layout with its weights loaded (spaces default to the file's
-    sizes; a plain PPO file gets the same layer layout, so its masked argmax is unchanged)."""
+    sizes; a plain PPO file gets the same layer layout, so its masked argmax is unchanged; a file whose weights hold
+    action-feature slots gets ``ActionFeaturePolicy``)."""
     import torch
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
@@ -170,13 +182,14 @@ def build_policy(model_file: ModelFile, observation_space: Any = None, action_sp
             f"{model_file.path}: the model reads {obs_dim} observation floats and chooses among {actions} actions; "
             f"this env has {observation_space.shape} and {action_space}"
         )
-    policy = MaskableActorCriticPolicy(
-        observation_space,
-        action_space,
-        lambda _: 0.0,
-        net_arch={"pi": pi, "vf": vf},
-        activation_fn=getattr(torch.nn, model_file.activation),
-    )
+    layout = {"net_arch": {"pi": pi, "vf": vf}, "activation_fn": getattr(torch.nn, model_file.activation)}
+    if model_file.action_features is None:
+        policy = MaskableActorCriticPolicy(observation_space, action_space, lambda _: 0.0, **layout)
+    else:  # the skip slots are a buffer among the weights; the head's weights come with them
+        from dicearena.agents.action_features import ActionFeaturePolicy
+
+        policy = ActionFeaturePolicy(observation_space, action_space, lambda _: 0.0,
+                                     action_features=model_file.action_features, **layout)  # fmt: skip
     try:
         policy.load_state_dict(model_file.state_dict, strict=True)
     except RuntimeError as exc:

@@ -30,6 +30,21 @@ class PolicyKwargs(GameConfig):
         "Tanh", description="torch.nn activation between hidden layers"
     )
     ortho_init: bool = Field(True, description="orthogonal initialisation")
+    action_features: list[Annotated[int, Field(ge=0)]] | None = Field(
+        None, description="per action, the observation slot that estimates it, fed past the hidden layers "
+        "(dicearena.agents.action_features; None: the plain MLP policy)"
+    )  # fmt: skip
+    action_feature_weight: float = Field(
+        20.0, ge=0.0, le=10_000.0, description="each action's logit starts as this times its action_features slot"
+    )
+
+    def policy(self) -> Any:
+        """The policy class: SB3's ``MlpPolicy``, or with ``action_features`` the skip-path policy."""
+        if self.action_features is None:
+            return "MlpPolicy"
+        from dicearena.agents.action_features import ActionFeaturePolicy
+
+        return ActionFeaturePolicy
 
     def to_sb3(self) -> dict[str, Any]:
         import torch
@@ -38,6 +53,9 @@ class PolicyKwargs(GameConfig):
         if self.net_arch is not None:
             arch = self.net_arch
             out["net_arch"] = list(arch) if isinstance(arch, list) else {"pi": list(arch.pi), "vf": list(arch.vf)}
+        if self.action_features is not None:
+            out["action_features"] = list(self.action_features)
+            out["action_feature_weight"] = self.action_feature_weight
         return out
 
 
@@ -86,7 +104,8 @@ class AlgorithmSection(GameConfig):
         end = values.pop("learning_rate_end")
         if end is not None:  # SB3's own schedule (a class: a saved model's schedule pickles and reads back)
             values["learning_rate"] = LinearSchedule(values["learning_rate"], end, end_fraction=1.0)
+        policy = self.policy_kwargs
         return MaskablePPO(
-            "MlpPolicy", env, policy_kwargs=self.policy_kwargs.to_sb3(), tensorboard_log=tensorboard_log, seed=seed,
-            verbose=0, device="cpu", **values,
+            policy.policy(), env, policy_kwargs=policy.to_sb3(), tensorboard_log=tensorboard_log, seed=seed, verbose=0,
+            device="cpu", **values,
         )  # fmt: skip

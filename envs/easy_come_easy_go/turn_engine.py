@@ -57,6 +57,9 @@ T_FACE_COUNTS = 59
 T_FROZEN_FACE_COUNTS = 65
 T_LOOKAHEAD = 70  # + subset m (1..15)
 TURN_OBS_SIZE = 86
+ACTION_FEATURES = (*range(T_COLLECTABLE, T_COLLECTABLE + NUM_PRIZES), *range(T_LOOKAHEAD + 1, T_LOOKAHEAD + 16))
+"""Per action, the slot that estimates it: collecting prize p, its collectable value; freeze action 8+m, its one-roll
+lookahead (the turn recipes' ``policy_kwargs.action_features``, ``dicearena.agents.action_features``)."""
 
 OUTCOME_VALUES = 2  # check_outcome: a drawn prize value outside low..high (1: a die's face outside 0..5)
 
