@@ -108,8 +108,7 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndar
     return sample_masked(masks, rng), masks.shape[0]
 
 
-def batched_steps_per_second(engine: object, batch: int, seconds: float, seed: int = 0,
-                             engine_only: bool = False) -> float:  # fmt: skip
+def batched_steps_per_second(engine: object, seconds: float, seed: int = 0, engine_only: bool = False) -> float:
     """A batched engine's decisions/s: ``reset()`` then ``step`` with random legal actions from the masks
     (``reset`` and ``step`` return the masks second). Masks (B, P, A) are a simultaneous game's: every seat with a
     legal action decides, and each counts as a decision (a seat with none sends -1 and does not count).

@@ -66,10 +66,10 @@ def engine_ratios(games: list[str], args: Any) -> bool:
         rates: dict[str, list[float]] = {side: [] for side in engines}
         with busy(1):
             for engine in engines.values():  # warm-up: compiling must not count
-                batched_steps_per_second(engine, args.batch, 0.2, engine_only=True)
+                batched_steps_per_second(engine, 0.2, engine_only=True)
             for _ in range(args.rounds):
                 for side, engine in engines.items():
-                    rates[side].append(batched_steps_per_second(engine, args.batch, args.seconds, engine_only=True))
+                    rates[side].append(batched_steps_per_second(engine, args.seconds, engine_only=True))
         one, two, always = (median(rates[side]) for side in engines)
         passed = two / one >= ENGINE_TARGET
         ok &= passed

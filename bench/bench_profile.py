@@ -80,7 +80,7 @@ def profile(game: str, batch: int, seconds: float, seed: int = 0) -> dict[str, f
         spent["chance"] += (t4 - t3) - (t5 - t4)
         spent["encode"] += t5 - t4
     out = {stage: 1e9 * spent[stage] / decisions for stage in STAGES}
-    out["step"] = 1e9 / batched_steps_per_second(staged.engine, batch, seconds, seed, engine_only=True)
+    out["step"] = 1e9 / batched_steps_per_second(staged.engine, seconds, seed, engine_only=True)
     return out
 
 

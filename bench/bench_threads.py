@@ -38,11 +38,11 @@ def main(argv: list[str] | None = None) -> int:
     for game in games:
         rates: dict[tuple[int, bool], list[float]] = {(t, e): [] for t in (1, args.threads) for e in (True, False)}
         for threads in (1, args.threads):  # warm-up: compiling must not count
-            batched_steps_per_second(BatchedGame(game, 64, threads=threads, copy=False), 64, 0.05)
+            batched_steps_per_second(BatchedGame(game, args.batch, threads=threads, copy=False), 0.05)
         for _ in range(args.rounds):
             for (threads, engine_only), seen in rates.items():
                 engine = BatchedGame(game, args.batch, seed=0, threads=threads, copy=False)
-                seen.append(batched_steps_per_second(engine, args.batch, args.seconds, engine_only=engine_only))
+                seen.append(batched_steps_per_second(engine, args.seconds, engine_only=engine_only))
         one, many = median(rates[1, True]), median(rates[args.threads, True])
         loop_one, loop_many = median(rates[1, False]), median(rates[args.threads, False])
         passed = many / one >= TARGET
