@@ -4,7 +4,7 @@ Why a setup.py: ``[tool.setuptools.packages.find]`` cannot map several folders i
 list of subpackages goes stale the day someone adds a game. Everything else is declared in ``pyproject.toml``.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 LAYOUT = {
     "dicearena": "dicearena", "dicearena.envs": "envs", "dicearena.agents": "agents", "dicearena.configs": "configs",
@@ -13,9 +13,11 @@ LAYOUT = {
 
 
 def packages() -> list[str]:
+    """Every folder, data folders too (``agents/models``, Ea$y Money's ``data``): setuptools wants each folder it
+    installs files from listed as a package, and warns about any that is not."""
     found = []
     for name, folder in LAYOUT.items():
-        found += [name] + [f"{name}.{sub}" for sub in find_packages(folder)]
+        found += [name] + [f"{name}.{sub}" for sub in find_namespace_packages(folder, exclude=["*__pycache__*"])]
     return found
 
 
