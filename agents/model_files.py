@@ -188,8 +188,11 @@ def build_policy(model_file: ModelFile, observation_space: Any = None, action_sp
     else:  # the skip slots are a buffer among the weights; the head's weights come with them
         from dicearena.agents.action_features import ActionFeaturePolicy
 
-        policy = ActionFeaturePolicy(observation_space, action_space, lambda _: 0.0,
-                                     action_features=model_file.action_features, **layout)  # fmt: skip
+        try:
+            policy = ActionFeaturePolicy(observation_space, action_space, lambda _: 0.0,
+                                         action_features=model_file.action_features, **layout)  # fmt: skip
+        except ValueError as exc:
+            raise ModelFileError(f"{model_file.path}: its action-feature slots do not fit its layout ({exc})") from None
     try:
         policy.load_state_dict(model_file.state_dict, strict=True)
     except RuntimeError as exc:

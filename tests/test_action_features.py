@@ -11,7 +11,7 @@ import pytest
 import torch
 import yaml
 
-from dicearena.agents.model_files import build_policy, read_model_file, save_model
+from dicearena.agents.model_files import ModelFileError, build_policy, read_model_file, save_model
 from dicearena.agents.training.sb3_recipe import AlgorithmSection, PolicyKwargs
 from dicearena.envs.common.config import ConfigError, validate_config
 from dicearena.envs.easy_come_easy_go import turn_engine as T
@@ -61,6 +61,9 @@ def test_a_saved_model_loads_back_without_pickle_as_the_same_policy(tmp_path: Pa
                         policy.get_distribution(obs).distribution.probs, strict=True):  # fmt: skip
             np.testing.assert_array_equal(a.numpy(), b.numpy())
         np.testing.assert_array_equal(model.policy.predict_values(obs).numpy(), policy.predict_values(obs).numpy())
+    file.state_dict["mlp_extractor.slots"] = torch.arange(100, 124)  # a file whose slots point past the observation
+    with pytest.raises(ModelFileError, match=r"action-feature slots do not fit its layout .*slot \(0..85\)"):
+        build_policy(file)
 
 
 def test_bad_slots_are_named() -> None:
