@@ -104,8 +104,8 @@ class AlgorithmSection(GameConfig):
         end = values.pop("learning_rate_end")
         if end is not None:  # SB3's own schedule (a class: a saved model's schedule pickles and reads back)
             values["learning_rate"] = LinearSchedule(values["learning_rate"], end, end_fraction=1.0)
-        policy = self.policy_kwargs
+        kwargs = self.policy_kwargs
         return MaskablePPO(
-            policy.policy(), env, policy_kwargs=policy.to_sb3(), tensorboard_log=tensorboard_log, seed=seed, verbose=0,
+            kwargs.policy(), env, policy_kwargs=kwargs.to_sb3(), tensorboard_log=tensorboard_log, seed=seed, verbose=0,
             device="cpu", **values,
         )  # fmt: skip

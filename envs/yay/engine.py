@@ -569,7 +569,7 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> None:
         if c < cols - 1:
             _cross_opponent(state, seat, s + 1)
         event = EVENT_WROTE
-    if _fills_a_line(state, s):
+    if line_filled(state):
         state[FIRST_DONE + seat] = 1
         state[PASSED + seat] = 0
         state[LAST_EVENT] = event
@@ -607,25 +607,6 @@ def last_turn_seat(state: np.ndarray) -> int:
     if state[PHASE] == PHASE_OVER:
         return state[CURRENT]
     return (state[CURRENT] - 1) % state[NUM_PLAYERS]
-
-
-@njit(cache=True, inline="always")
-def _fills_a_line(state: np.ndarray, square: int) -> bool:
-    """``line_filled`` once ``square`` has been filled, in a game still running. Under ``END_ROW_OR_COLUMN`` no line
-    was full before (the game ends the moment one is), so only ``square``'s row and column can be: two short
-    scans instead of the whole sheet. ``END_ROW_AND_COLUMN`` may already have a full line of one kind: it asks
-    ``line_filled``."""
-    if state[END_MODE] == END_ROW_AND_COLUMN:
-        return line_filled(state)
-    rows, cols = state[ROWS], state[COLS]
-    r, c = square // cols, square % cols
-    row_full = True
-    for k in range(cols):
-        row_full &= state[_at(BOARD + r * cols + k)] != EMPTY
-    column_full = True
-    for k in range(rows):
-        column_full &= state[_at(BOARD + k * cols + c)] != EMPTY
-    return row_full | column_full
 
 
 @njit(cache=True, inline="always")
