@@ -21,8 +21,9 @@ uncrossed numbers, then the higher sum, ties to the first in seat order after it
                                                     * P(3d6 > the highest opponent number beside e)
     V = tanh(lead / (lead_scale + time_scale * m)),  m = the fewest empty squares of any row or column
 
-In the code the value is a table (``table``: per m, the weights of the lead's four terms and the scale), so a
-learned value (``learned_lookahead``, the ``yay_td`` agent, trained by ``learned_values``) plays through this same
+In the code the value is a table (``table``: per m, the weights of the lead's four terms and the scale). A learned
+value (``learned_lookahead``, the ``yay_td`` agent, trained by ``learned_values``) replaces it by a small network
+over the board's features (``board_features``: these terms and what they leave out) and plays through this same
 search.
 
 - The lead decides the game (the sum breaks ties), so it is the core. Only the best opponent's count enters it,
@@ -78,9 +79,10 @@ from dicearena.envs.common.batching import ThreadChoice
 from dicearena.envs.yay import engine as E
 from dicearena.envs.yay.chance import LANDING_KEYS
 
+from .board_features import NUM_FEATURES, board_features, closest_end, live_number, neighbours
 from .heuristics import BEAT, StatePlanner, read_states
 
-__all__ = ["NUM_TERMS", "VALUE_ROWS", "YayLookaheadAgent", "closest_end", "lead_terms"]
+__all__ = ["NO_NET", "NUM_TERMS", "VALUE_ROWS", "YayLookaheadAgent", "closest_end", "lead_terms"]
 
 # ``lead_terms`` slots: the lead's terms for the seat valued, each against the best opponent
 L_COUNT = 0  # own uncrossed numbers - the best opponent's
@@ -91,6 +93,8 @@ NUM_TERMS = 4
 # The value table (``YayLookaheadAgent.table``): one row per m = 0..MAX_SIDE, the weights of the four terms, then
 # the scale: V = tanh(sum_k table[m, k] * term_k / table[m, NUM_TERMS]). The hand-set value is one such table.
 VALUE_ROWS = E.MAX_SIDE + 1
+NO_NET = (np.zeros((NUM_FEATURES, 0)), np.zeros(0), np.zeros(0), np.zeros(1))
+"""A network with no hidden unit: the value is the table's (``_value``)."""
 PARALLEL_ROWS = 16  # batches from this size use every thread (the same moves: each row's throws are drawn first)
 
 # ``tally`` rows: per seat relative to the planner (0 = itself, then the next seats in turn order), uncrossed
@@ -105,28 +109,6 @@ T_BESIDE = 3
 
 
 @njit(cache=True)
-def closest_end(state):
-    """Empty squares still missing before the game can end: the fewest in any row or column (the larger of the
-    two fewest under END_ROW_AND_COLUMN)."""
-    rows, cols = state[E.ROWS], state[E.COLS]
-    best_row = cols
-    for r in range(rows):
-        missing = 0
-        for c in range(cols):
-            missing += state[E.BOARD + r * cols + c] == E.EMPTY
-        best_row = min(best_row, missing)
-    best_col = rows
-    for c in range(cols):
-        missing = 0
-        for r in range(rows):
-            missing += state[E.BOARD + r * cols + c] == E.EMPTY
-        best_col = min(best_col, missing)
-    if state[E.END_MODE] == E.END_ROW_AND_COLUMN:
-        return max(best_row, best_col)
-    return min(best_row, best_col)
-
-
-@njit(cache=True)
 def lead_terms(state, seat, beat, tally, terms):
     """``terms[L_*]``: the lead's terms (module docstring) of an unfinished board for ``seat``; ``tally``:
     (4, MAX_PLAYERS) scratch, by relative seat."""
@@ -134,7 +116,7 @@ def lead_terms(state, seat, beat, tally, terms):
     tally[:] = 0.0
     for s in range(rows * cols):
         code = state[E.BOARD + s]
-        if code > E.BLOCKED and not E.is_crossed(code):
+        if live_number(code):
             rel = (E.owner(code) - seat) % n
             tally[T_COUNT, rel] += 1.0
             tally[T_SUM, rel] += E.value_of(code)
@@ -142,16 +124,12 @@ def lead_terms(state, seat, beat, tally, terms):
         if code != E.EMPTY:
             continue
         # an empty square: whoever writes a total above the other players' numbers beside it crosses them all
-        r, c = s // cols, s % cols
         own_max, opp_max = 0, 0
         tally[T_BESIDE, :] = 0.0
-        for t in (s - cols if r > 0 else -1, s + cols if r < rows - 1 else -1, s - 1 if c > 0 else -1,
-                  s + 1 if c < cols - 1 else -1):  # fmt: skip
-            if t < 0:
+        for t in neighbours(s, rows, cols):
+            if t < 0 or not live_number(state[E.BOARD + t]):
                 continue
             near = state[E.BOARD + t]
-            if near <= E.BLOCKED or E.is_crossed(near):
-                continue
             rel, value = (E.owner(near) - seat) % n, E.value_of(near)
             tally[T_BESIDE, rel] += 1.0
             if rel == 0:
@@ -172,16 +150,34 @@ def lead_terms(state, seat, beat, tally, terms):
     terms[L_OPP_EXPOSED] = tally[T_EXPOSED, best]
 
 
+@njit(cache=True, inline="always")
+def _net_value(state, seat, beat, w1, b1, w2, b2, m, features):
+    """A learned value: ``tanh(z / 2)`` = 2 P(win) - 1, with z the network's log-odds of winning from the board's
+    features (``board_features``): w1 (F, H), b1 (H,), w2 (H,), b2 (1,), one tanh hidden layer."""
+    board_features(state, seat, beat, m, features)
+    z = b2[0]
+    for j in range(w1.shape[1]):
+        h = b1[j]
+        for i in range(w1.shape[0]):
+            h += features[i] * w1[i, j]
+        z += np.tanh(h) * w2[j]
+    return np.tanh(0.5 * z)
+
+
 @njit(cache=True)
 def _value(state, seat, beat, value, tally):
-    """``V`` of the module docstring for ``seat``. ``value``: (end weight, the value table); ``tally``: scratch
-    (4, MAX_PLAYERS) and the terms (NUM_TERMS,)."""
-    end_weight, table = value
+    """``V`` of the module docstring for ``seat``. ``value``: (end weight, the value table, then a network's four
+    arrays, used if it has hidden units: ``_net_value``; one flat tuple, as numba's parallel build takes no nested
+    one); ``tally``: scratch (4, MAX_PLAYERS), the terms (NUM_TERMS,) and the features (NUM_FEATURES,)."""
+    end_weight, table, w1, b1, w2, b2 = value
     if state[E.PHASE] == E.PHASE_OVER:
         return end_weight * E.final_reward(state, seat)
-    counts, terms = tally
+    counts, terms, features = tally
+    m = closest_end(state)
+    if w1.shape[1] > 0:
+        return _net_value(state, seat, beat, w1, b1, w2, b2, m, features)
     lead_terms(state, seat, beat, counts, terms)
-    w = table[closest_end(state)]
+    w = table[m]
     lead = terms[L_COUNT] * w[L_COUNT] + terms[L_SUM] * w[L_SUM] + terms[L_OWN_EXPOSED] * w[L_OWN_EXPOSED]
     return np.tanh((lead + terms[L_OPP_EXPOSED] * w[L_OPP_EXPOSED]) / w[NUM_TERMS])
 
@@ -244,7 +240,7 @@ def _choose_range(states, masks, seats, faces, keys, beat, value, out, first, la
     mask = np.zeros(3 * E.MAX_SQUARES + 1, dtype=np.int8)
     corners = np.zeros((E.NUM_DICE, 2), dtype=np.float64)
     touched = np.zeros(E.MAX_SQUARES, dtype=np.int32)
-    tally = (np.zeros((4, E.MAX_PLAYERS)), np.zeros(NUM_TERMS))
+    tally = (np.zeros((4, E.MAX_PLAYERS)), np.zeros(NUM_TERMS), np.zeros(NUM_FEATURES))
     for b in range(first, last):
         state[:] = states[b]
         state[E.MAX_TURNS] = 0  # the copy planned on: no turn limit (module docstring)
@@ -273,7 +269,7 @@ def _choose_parallel(states, masks, seats, faces, keys, beat, value, out, chunks
 def _board_values(states, beat, value, out):
     """``out[b, seat]``: ``V`` of ``states[b]`` for every seat (``_value``; a finished game: ``end_weight`` times its
     final reward)."""
-    tally = (np.zeros((4, E.MAX_PLAYERS)), np.zeros(NUM_TERMS))
+    tally = (np.zeros((4, E.MAX_PLAYERS)), np.zeros(NUM_TERMS), np.zeros(NUM_FEATURES))
     for b in range(states.shape[0]):
         for seat in range(out.shape[1]):
             out[b, seat] = _value(states[b], seat, beat, value, tally)
@@ -328,6 +324,7 @@ class YayLookaheadAgent(StatePlanner):
         scale = (lead_scale + time_scale * m)[:, None]
         self.table = np.concatenate([np.broadcast_to([1.0, sum_weight, -own_risk, opp_risk], (VALUE_ROWS, 4)), scale],
                                     axis=1)  # fmt: skip
+        self.net = NO_NET  # the table values boards; a learned network replaces it (``learned_lookahead``)
         self.samples = int(samples)
         self.rng = np.random.default_rng(seed)
         self.thread_choice = ThreadChoice()  # the rows on numba's threads while that is faster (a busy machine)
@@ -341,7 +338,7 @@ class YayLookaheadAgent(StatePlanner):
             raise ValueError(f"{self.name}: board_value takes (k, {E.STATE_SIZE}) Yay! engine states, got shape "
                              f"{states.shape}")  # fmt: skip
         out = np.zeros((states.shape[0], int(states[0, E.NUM_PLAYERS]) if len(states) else 2), dtype=np.float64)
-        _board_values(states, BEAT, (1.0, self.table), out)
+        _board_values(states, BEAT, (1.0, self.table, *self.net), out)
         return out
 
     def reset(self, seed: int | None = None) -> None:
@@ -356,7 +353,7 @@ class YayLookaheadAgent(StatePlanner):
         keys = self.rng.integers(0, LANDING_KEYS, size=(batch, self.samples))
         out = np.empty(batch, dtype=np.int64)
         threads = numba.get_num_threads()
-        args = (st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table), out)
+        args = (st, masks, seat, faces, keys, BEAT, (self.end_weight, self.table, *self.net), out)
         if batch >= PARALLEL_ROWS and threads > 1:
             self.thread_choice.run(batch, lambda: _choose_range(*args, 0, batch),
                                    lambda: _choose_parallel(*args, 4 * threads))  # fmt: skip
