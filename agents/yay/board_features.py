@@ -22,7 +22,8 @@ slot  feature
 12-14 lines (rows and columns) missing at most 1, 2 and 3 squares, / 4
 15    own openings: over empty squares, P(3d6 > the highest opponent number beside it), / 16
 16    the opponents' openings: the same with own numbers, / 16
-17-18 what each side could cross: the other side's numbers beside an empty square x P(3d6 beats them), / 4
+17-18 what each side could cross: slots 3 and 2 again (the same sums: the opponents' exposure is what the seat
+      could cross, and its own what they could; kept so the shipped network's inputs stay where they are)
 19-28 exposed numbers (beside an empty square) by value, 3-5, 6-8, 9-11, 12-14, 15-18: own, then the opponent's, / 4
 29    the seat is to move; 30-31 the seat and the opponent have had their first turn (may throw again)
 32-34 the count lead, the sum lead (/ 100) and own minus the opponents' exposure, each / (m + 1)
@@ -44,7 +45,7 @@ from dicearena.envs.yay import engine as E
 
 from .heuristics import BEAT
 
-__all__ = ["NUM_FEATURES", "board_features", "closest_end", "features_of", "live_number", "neighbours", "touch_chance"]
+__all__ = ["NUM_FEATURES", "board_features", "closest_end", "features_of", "neighbours", "touch_chance"]
 
 NUM_FEATURES = 45
 _BUCKETS = 5  # exposed numbers by value: (value - 3) // 3, the last bucket taking 15..18
@@ -85,12 +86,6 @@ def neighbours(square: int, rows: int, cols: int) -> tuple[int, int, int, int]:
 
 
 @njit(cache=True, inline="always")
-def live_number(code: int) -> bool:
-    """An uncrossed number (not empty, blocked or crossed off)."""
-    return code > E.BLOCKED and not E.is_crossed(code)
-
-
-@njit(cache=True, inline="always")
 def _die_covers(lo: int, die_size: float, side: int) -> float:
     """P(a die whose lower corner is uniform over 0..side - die_size covers some of ``lo..lo + 1``) along one
     axis."""
@@ -101,27 +96,36 @@ def _die_covers(lo: int, die_size: float, side: int) -> float:
 
 
 @njit(cache=True, inline="always")
+def _touch(column_cover: float, row_cover: float) -> float:
+    """P(any of three independent dice touches a square), from one die's chance to cover its column and its row."""
+    return 1.0 - (1.0 - column_cover * row_cover) ** E.NUM_DICE
+
+
+@njit(cache=True, inline="always")
+def _covers(state: np.ndarray, out: np.ndarray) -> None:
+    """``out[:cols]``: ``_die_covers`` of each column, ``out[MAX_SIDE:MAX_SIDE + rows]`` of each row (what every
+    square's touch chance is made of: a board's features read them once, not once per square)."""
+    rows, cols, die_size = state[E.ROWS], state[E.COLS], E.die_size_of(state)
+    for c in range(cols):
+        out[c] = _die_covers(c, die_size, cols)
+    for r in range(rows):
+        out[E.MAX_SIDE + r] = _die_covers(r, die_size, rows)
+
+
+@njit(cache=True)
 def touch_chance(state: np.ndarray, square: int) -> float:
     """About P(a throw touches ``square``): three dice landing independently as rules/yay.md's model lands each
     (uniform over the positions that keep it whole); the model's redraw of overlapping dice spreads them a little
     more (8 x 8, measured over 20,000 throws: 0.32 in the middle, 0.07 in a corner; this gives 0.30 and 0.06)."""
-    cols, die_size = state[E.COLS], E.die_size_of(state)
-    one = _die_covers(square % cols, die_size, cols) * _die_covers(square // cols, die_size, state[E.ROWS])
-    return 1.0 - (1.0 - one) ** E.NUM_DICE
+    covers = np.zeros(2 * E.MAX_SIDE)
+    _covers(state, covers)
+    cols = state[E.COLS]
+    return _touch(covers[square % cols], covers[E.MAX_SIDE + square // cols])
 
 
 @njit(cache=True, inline="always")
 def _empty(state: np.ndarray, square: int) -> bool:
     return state[E.BOARD + square] == E.EMPTY
-
-
-@njit(cache=True)
-def _lines_missing(state: np.ndarray, at_most: int) -> int:
-    """Rows and columns with at most ``at_most`` empty squares."""
-    lines = 0
-    for line in range(state[E.ROWS] + state[E.COLS]):
-        lines += _missing(state, line) <= at_most
-    return lines
 
 
 @njit(cache=True)
@@ -133,9 +137,11 @@ def board_features(state: np.ndarray, seat: int, beat: np.ndarray, m: int, out: 
     count = np.zeros(E.MAX_PLAYERS)
     total = np.zeros(E.MAX_PLAYERS)
     exposed = np.zeros((E.MAX_PLAYERS, _BUCKETS))
-    own_exposure = opp_exposure = own_open = opp_open = own_cross = opp_cross = 0.0
+    own_exposure = opp_exposure = own_open = opp_open = 0.0
     empty = blocked = crossed = 0.0
     own_exposure_t = opp_exposure_t = own_open_t = opp_open_t = reach = 0.0
+    covers = np.zeros(2 * E.MAX_SIDE)
+    _covers(state, covers)
     for s in range(squares):
         code = state[E.BOARD + s]
         r, c = s // cols, s % cols
@@ -150,17 +156,18 @@ def board_features(state: np.ndarray, seat: int, beat: np.ndarray, m: int, out: 
             value = E.value_of(code)
             count[rel] += 1.0
             total[rel] += value
-            if ((r > 0 and _empty(state, s - cols)) or (r < rows - 1 and _empty(state, s + cols))
-                    or (c > 0 and _empty(state, s - 1)) or (c < cols - 1 and _empty(state, s + 1))):  # fmt: skip
-                exposed[rel, min((value - 3) // 3, _BUCKETS - 1)] += 1.0
+            for t in neighbours(s, rows, cols):
+                if t >= 0 and _empty(state, t):
+                    exposed[rel, min((value - 3) // 3, _BUCKETS - 1)] += 1.0
+                    break
             continue
         empty += 1.0
         own_max = opp_max = 0
         own_beside = opp_beside = 0.0
         for t in neighbours(s, rows, cols):
-            if t < 0 or not live_number(state[E.BOARD + t]):
+            near = state[E.BOARD + t] if t >= 0 else E.EMPTY
+            if not E.is_live(near):
                 continue
-            near = state[E.BOARD + t]
             if E.owner(near) == seat:
                 own_max, own_beside = max(own_max, E.value_of(near)), own_beside + 1.0
             else:
@@ -169,9 +176,7 @@ def board_features(state: np.ndarray, seat: int, beat: np.ndarray, m: int, out: 
         opp_exposure += opp_beside * beat[opp_max]
         own_open += beat[opp_max]
         opp_open += beat[own_max]
-        own_cross += opp_beside * beat[opp_max]
-        opp_cross += own_beside * beat[own_max]
-        touch = touch_chance(state, s)
+        touch = _touch(covers[c], covers[E.MAX_SIDE + r])
         reach += touch
         own_exposure_t += own_beside * beat[own_max] * touch
         opp_exposure_t += opp_beside * beat[opp_max] * touch
@@ -186,9 +191,14 @@ def board_features(state: np.ndarray, seat: int, beat: np.ndarray, m: int, out: 
     out[0], out[1], out[2], out[3] = lead / 8.0, sum_lead / 100.0, own_exposure / 4.0, opp_exposure / 4.0
     out[4], out[5], out[6], out[7] = count[0] / 16.0, count[best] / 16.0, total[0] / 200.0, total[best] / 200.0
     out[8], out[9], out[10], out[11] = empty / squares, blocked / 16.0, crossed / 16.0, m / 8.0
+    near_lines = np.zeros(3)  # lines missing at most 1, 2, 3 squares
+    for line in range(rows + cols):
+        missing = _missing(state, line)
+        for k in range(3):
+            near_lines[k] += missing <= k + 1
     for k in range(3):
-        out[12 + k] = _lines_missing(state, k + 1) / 4.0
-    out[15], out[16], out[17], out[18] = own_open / 16.0, opp_open / 16.0, own_cross / 4.0, opp_cross / 4.0
+        out[12 + k] = near_lines[k] / 4.0
+    out[15], out[16], out[17], out[18] = own_open / 16.0, opp_open / 16.0, out[3], out[2]
     for k in range(_BUCKETS):
         out[19 + k] = exposed[0, k] / 4.0
         out[19 + _BUCKETS + k] = exposed[best, k] / 4.0

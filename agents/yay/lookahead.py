@@ -79,7 +79,7 @@ from dicearena.envs.common.batching import ThreadChoice
 from dicearena.envs.yay import engine as E
 from dicearena.envs.yay.chance import LANDING_KEYS
 
-from .board_features import NUM_FEATURES, board_features, closest_end, live_number, neighbours
+from .board_features import NUM_FEATURES, board_features, closest_end, neighbours
 from .heuristics import BEAT, StatePlanner, read_states
 
 __all__ = ["NO_NET", "NUM_TERMS", "VALUE_ROWS", "YayLookaheadAgent", "closest_end", "lead_terms"]
@@ -116,7 +116,7 @@ def lead_terms(state, seat, beat, tally, terms):
     tally[:] = 0.0
     for s in range(rows * cols):
         code = state[E.BOARD + s]
-        if live_number(code):
+        if E.is_live(code):
             rel = (E.owner(code) - seat) % n
             tally[T_COUNT, rel] += 1.0
             tally[T_SUM, rel] += E.value_of(code)
@@ -127,9 +127,9 @@ def lead_terms(state, seat, beat, tally, terms):
         own_max, opp_max = 0, 0
         tally[T_BESIDE, :] = 0.0
         for t in neighbours(s, rows, cols):
-            if t < 0 or not live_number(state[E.BOARD + t]):
+            near = state[E.BOARD + t] if t >= 0 else E.EMPTY
+            if not E.is_live(near):
                 continue
-            near = state[E.BOARD + t]
             rel, value = (E.owner(near) - seat) % n, E.value_of(near)
             tally[T_BESIDE, rel] += 1.0
             if rel == 0:

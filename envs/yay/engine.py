@@ -138,7 +138,7 @@ def is_crossed(code: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _live(code: int) -> bool:
+def is_live(code: int) -> bool:
     """An uncrossed number."""
     return code > BLOCKED and (code & _CROSSED) == 0
 
@@ -703,7 +703,7 @@ def potentials(state: np.ndarray, out: np.ndarray) -> None:
     counts = 0  # 8 bits per seat (at most 144 numbers), no scratch array
     for s in range(squares):
         code = state[_at(BOARD + s)]
-        counts += np.int64(_live(code)) << (8 * (owner(code) & 3))
+        counts += np.int64(is_live(code)) << (8 * (owner(code) & 3))
     for seat in range(n):
         best = 0
         for other in range(n):
@@ -833,7 +833,7 @@ def _tallies(state: np.ndarray, seat: int, n: int, squares: int) -> tuple[int, i
     counts, sums = 0, 0
     for s in range(squares):
         code = state[_at(BOARD + s)]
-        count, pips = _live_at(code, seat, n, _live(code))
+        count, pips = _live_at(code, seat, n, is_live(code))
         counts += count
         sums += pips
     return counts, sums
@@ -858,7 +858,7 @@ def _crossed_beside(state: np.ndarray, seat: int, square: int, n: int) -> tuple[
     for t, inside in ((square - cols, r > 0), (square + cols, r < rows - 1), (square - 1, c > 0),
                       (square + 1, c < cols - 1)):  # fmt: skip
         code = state[BOARD + t] if inside else EMPTY
-        count, pips = _live_at(code, seat, n, _live(code) & (owner(code) != seat))
+        count, pips = _live_at(code, seat, n, is_live(code) & (owner(code) != seat))
         counts += count
         sums += pips
     return counts, sums
