@@ -279,3 +279,38 @@ def test_solitaire_policy_at_table_sees_its_own_sheet_as_a_solitaire_game() -> N
         actions = np.full(masks.shape[:2], -1, dtype=np.int64)
         actions[rows, seats] = sample_masked(masks[rows, seats], rng)
         obs, masks, *_ = batch.step(actions)
+
+
+def test_board_value_is_each_seats_own_planning_value_and_a_finished_seat_its_score() -> None:
+    from dicearena.agents.extra.learned_planner import TABLES, LearnedPlannerAgent, load_tables
+    from dicearena.agents.search import SearchAgent
+
+    states, masks, seats = _decisions({"num_players": 2}, 6, seed=4)
+    tables, _ = load_tables(TABLES)
+    want = np.zeros((len(states), 2))
+    for i, state in enumerate(states):
+        for seat in range(2):
+            base = E.PLAYERS + seat * E.PLAYER_SIZE
+            if state[base + E.P_DONE]:
+                points = E.score(state, seat)
+            else:  # the learned tables summed by hand: one entry per row, per EXTRA column and per EXTRA number
+                points = sum(tables["rows"][r, state[base + E.P_ROWS + r]] for r in range(E.NUM_ROWS))
+                for j in range(E.NUM_COLUMNS):
+                    points += tables["columns"][j, state[base + E.P_CHECKS + j]]
+                    points += tables["numbers"][state[base + E.P_NUMBER + j]]
+            want[i, seat] = np.tanh((points + 500.0) / 1000.0)
+    finished = states[:, E.PLAYERS + E.P_DONE] + states[:, E.PLAYERS + E.PLAYER_SIZE + E.P_DONE]
+    assert 0 < np.count_nonzero(finished) < len(states)  # both branches are checked
+    agent = LearnedPlannerAgent()
+    np.testing.assert_allclose(agent.board_value(states), want, rtol=0, atol=1e-12)
+    scores = np.array([[E.score(state, seat) for seat in range(2)] for state in states])
+    np.testing.assert_allclose(GreedyAgent().board_value(states, centre=0.0, scale=100.0), np.tanh(scores / 100.0))
+    with pytest.raises(ValueError, match=r"board_value takes \(k, 171\) Extra! engine states"):
+        agent.board_value(states[:, :5])
+    with pytest.raises(ValueError, match="positive scale"):
+        agent.board_value(states, scale=0.0)
+    # the search agent's leaf evaluator: legal moves, the same again from the same seed
+    picks = [SearchAgent("extra", simulations=60, depth=3, evaluator=agent.board_value, seed=7)
+             .act_states(states[:12], masks[:12], seats[:12]) for _ in range(2)]  # fmt: skip
+    assert masks[np.arange(12), picks[0]].all()
+    assert picks[0].tolist() == picks[1].tolist()

@@ -263,6 +263,20 @@ def _choose_parallel(states, masks, seats, sheet_of, kind, rows, cols, numbers, 
                                  throws, probs, values[b], scratch)  # fmt: skip
 
 
+@njit(cache=True)
+def _board_values(states, sheet_of, kind, rows, cols, numbers, centre, scale, out) -> None:
+    """``out[i, seat]`` = tanh((V - centre) / scale), V the seat's own planning value (its score once finished)."""
+    alone = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    for i in range(states.shape[0]):
+        for seat in range(states[i, E.NUM_PLAYERS]):
+            if kind == KIND_GREEDY or states[i, E.PLAYERS + seat * E.PLAYER_SIZE + E.P_DONE] != 0:
+                value = float(E.score(states[i], seat))
+            else:
+                _seat_alone(states[i], seat, alone)
+                value = _planning_value(alone, rows[sheet_of[i]], cols[sheet_of[i]], numbers)
+            out[i, seat] = np.tanh((value - centre) / scale)
+
+
 class _SheetAgent(StatePlanner):
     """Shared plumbing: input checks, the planning tables of each sheet layout met, the compiled chooser."""
 
@@ -297,6 +311,26 @@ class _SheetAgent(StatePlanner):
         rows = np.stack([t[0] for t in tables])
         cols = np.stack([t[1] for t in tables])
         return np.ascontiguousarray(sheet_of.reshape(-1), dtype=np.int64), rows, cols
+
+    def board_value(self, states: np.ndarray, centre: float = -500.0, scale: float = 1000.0) -> np.ndarray:
+        """(k, P): each seat's own planning value ``V`` (its score once it has finished, as the final sheet is), as
+        ``tanh((V - centre) / scale)``: the search agent's leaf evaluator, ``SearchAgent("extra", depth=3,
+        evaluator=agent.board_value)``. Each seat is valued alone, the others ignored, as this agent plays: a
+        squashed score, not a chance of winning. ``centre`` and ``scale`` put a game's values (about -1,000 to -250
+        points) inside the final rewards' +-1 without flattening them."""
+        states = np.ascontiguousarray(states, dtype=np.int32)
+        if states.ndim != 2 or states.shape[1] != E.STATE_SIZE:
+            raise ValueError(f"{self.name}: board_value takes (k, {E.STATE_SIZE}) Extra! engine states, got shape "
+                             f"{states.shape}")  # fmt: skip
+        if not (np.isfinite(centre) and np.isfinite(scale) and scale > 0):
+            raise ValueError(f"{self.name}: board_value needs a finite centre and a positive scale, got {centre}, "
+                             f"{scale}")  # fmt: skip
+        players = int(states[0, E.NUM_PLAYERS]) if len(states) else 1
+        out = np.zeros((len(states), players), dtype=np.float64)
+        if len(states):
+            sheet_of, rows, cols = self._sheet_tables(states)
+            _board_values(states, sheet_of, self.kind, rows, cols, self._numbers, float(centre), float(scale), out)
+        return out
 
     def act_states(self, states: np.ndarray, action_masks: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Actions for engine states (k, STATE_SIZE) at decision nodes, deciding for ``seats`` (k,) under the legal
