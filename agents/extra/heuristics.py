@@ -269,11 +269,11 @@ def _board_values(states, sheet_of, kind, rows, cols, numbers, centre, scale, ou
     alone = np.zeros(E.STATE_SIZE, dtype=np.int32)
     for i in range(states.shape[0]):
         for seat in range(states[i, E.NUM_PLAYERS]):
-            if kind == KIND_GREEDY or states[i, E.PLAYERS + seat * E.PLAYER_SIZE + E.P_DONE] != 0:
+            if states[i, E.PLAYERS + seat * E.PLAYER_SIZE + E.P_DONE] != 0:  # a final sheet: its score
                 value = float(E.score(states[i], seat))
             else:
                 _seat_alone(states[i], seat, alone)
-                value = _planning_value(alone, rows[sheet_of[i]], cols[sheet_of[i]], numbers)
+                value = _leaf(alone, kind, rows[sheet_of[i]], cols[sheet_of[i]], numbers)
             out[i, seat] = np.tanh((value - centre) / scale)
 
 
