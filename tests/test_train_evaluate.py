@@ -64,6 +64,27 @@ def test_train_resumes_after_a_kill_without_losing_work(tmp_path: Path) -> None:
     assert json.loads((out / "score.json").read_text())["timesteps"] >= total
 
 
+def test_a_stop_signal_during_a_checkpoint_waits_for_the_checkpoint(tmp_path: Path, monkeypatch, capsys) -> None:
+    """SIGTERM in the middle of a checkpoint's write: the write finishes (a KeyboardInterrupt raised inside torch's
+    zip writer became a RuntimeError and the run exited 1), then the run stops with its save, as after Ctrl-C."""
+    real_save = train.save_checkpoint
+    finished: list[bool] = []
+
+    def save_with_a_signal(*args, **kwargs):
+        if not finished:
+            os.kill(os.getpid(), signal.SIGTERM)  # Python runs the handler at once, here, inside the write
+            time.sleep(0.05)
+        path = real_save(*args, **kwargs)
+        finished.append(path.exists())
+        return path
+
+    monkeypatch.setattr(train, "save_checkpoint", save_with_a_signal)
+    recipe = tiny_train_recipe(tmp_path / "run", 10_000_000)
+    assert train.main([str(write(tmp_path / "t.yaml", recipe)), "--no-progress"]) == 130
+    assert finished[:2] == [True, True]  # the checkpoint the signal came in, then the save on stopping
+    assert "interrupted: saved" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("change", "named"),
     [

@@ -268,14 +268,24 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
 
     task_callbacks = prepare_training(recipe.task.id, recipe.task.config, env, model, out, resume, seconds)
 
-    def checkpoint() -> Path:
-        """A checkpoint with what the task's callbacks keep in it (self-play: its pool)."""
+    stop = {"saving": False, "asked": False}  # a stop signal that came while a checkpoint was being written
+
+    def checkpoint(stoppable: bool = True) -> Path:
+        """A checkpoint with what the task's callbacks keep in it (self-play: its pool); a stop signal that came
+        while it was written takes effect once it is whole (``stoppable``)."""
         metadata: dict[str, Any] = {}
         for callback in task_callbacks:
             metadata.update(getattr(callback, "checkpoint_metadata", dict)())
-        path = save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints, metadata)
+        stop["saving"] = True
+        try:
+            path = save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints, metadata)
+        finally:
+            stop["saving"] = False
         for callback in task_callbacks:
             getattr(callback, "after_checkpoint", lambda: None)()
+        if stop["asked"] and stoppable:
+            stop["asked"] = False
+            raise KeyboardInterrupt
         return path
 
     class Checkpoints(BaseCallback):
@@ -291,6 +301,11 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
             return limit is None or seconds() < limit
 
     def on_sigterm(signum: int, frame: Any) -> None:
+        """Stop as Ctrl-C does, but not inside a checkpoint's write: a KeyboardInterrupt raised in torch's zip writer
+        becomes a RuntimeError, and the run would exit without its last save."""
+        if stop["saving"]:
+            stop["asked"] = True
+            return
         raise KeyboardInterrupt
 
     remaining = training.total_timesteps - model.num_timesteps
@@ -312,7 +327,7 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
             )
         except KeyboardInterrupt:
             bar.close()
-            path = checkpoint()
+            path = checkpoint(stoppable=False)
             print(f"\ninterrupted: saved {path}; run the same command again to resume")
             return 130
         finally:
