@@ -7,7 +7,9 @@ shared ``ray.init``. Deterministic assertions only (nothing here asserts learnin
 from __future__ import annotations
 
 import json
+import os
 import pickle
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +280,31 @@ def test_resume_runs_no_pickle_planted_in_a_checkpoint(
     assert not marker.exists()
     card = json.loads((out / "checkpoints" / "iter_000004" / CARD).read_text())
     assert card["iteration"] == card["rllib_iteration"] == 4  # RLlib's own count went on from iter_000002's 2
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_during_a_checkpoint_waits_for_it(
+    ray_local: Any, signum: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:  # fmt: skip
+    """SIGTERM or Ctrl-C while a checkpoint is written: the write ends whole, then the run stops with its save
+    (exit 130), as it does between iterations; a resume starts from it."""
+    from dicearena.agents.training import rllib
+
+    real_save = rllib.save_checkpoint
+    saved: list[Path] = []
+
+    def save_with_a_signal(*args: Any, **kwargs: Any) -> Path:
+        if not saved:
+            os.kill(os.getpid(), signum)  # Python runs the handler at once, here, inside the write
+        saved.append(real_save(*args, **kwargs))
+        return saved[-1]
+
+    monkeypatch.setattr(rllib, "save_checkpoint", save_with_a_signal)
+    out = tmp_path / "run"
+    assert train(check_recipe(_recipe("easy_come_easy_go", out, iterations=5)), progress=False) == 130
+    assert "interrupted: saved" in capsys.readouterr().out
+    assert [p.name for p in saved] == ["iter_000001", "iter_000001"]  # the write the signal came in, then the stop's
+    assert [it for it, _ in checkpoints_newest_first(out / "checkpoints")] == [1]
+    monkeypatch.setattr(rllib, "save_checkpoint", real_save)
+    assert train(check_recipe(_recipe("easy_come_easy_go", out, iterations=2)), progress=False) == 0
+    assert "resuming from iter_000001" in capsys.readouterr().out

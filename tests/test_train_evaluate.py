@@ -64,15 +64,18 @@ def test_train_resumes_after_a_kill_without_losing_work(tmp_path: Path) -> None:
     assert json.loads((out / "score.json").read_text())["timesteps"] >= total
 
 
-def test_a_stop_signal_during_a_checkpoint_waits_for_the_checkpoint(tmp_path: Path, monkeypatch, capsys) -> None:
-    """SIGTERM in the middle of a checkpoint's write: the write finishes (a KeyboardInterrupt raised inside torch's
-    zip writer became a RuntimeError and the run exited 1), then the run stops with its save, as after Ctrl-C."""
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_during_a_checkpoint_waits_for_the_checkpoint(
+    signum: int, tmp_path: Path, monkeypatch, capsys
+) -> None:  # fmt: skip
+    """SIGTERM or Ctrl-C in the middle of a checkpoint's write: the write finishes (a KeyboardInterrupt raised inside
+    torch's zip writer became a RuntimeError and the run exited 1), then the run stops with its save."""
     real_save = train.save_checkpoint
     finished: list[bool] = []
 
     def save_with_a_signal(*args, **kwargs):
         if not finished:
-            os.kill(os.getpid(), signal.SIGTERM)  # Python runs the handler at once, here, inside the write
+            os.kill(os.getpid(), signum)  # Python runs the handler at once, here, inside the write
             time.sleep(0.05)
         path = real_save(*args, **kwargs)
         finished.append(path.exists())

@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import socket
 import sys
 import time
@@ -64,6 +63,7 @@ from dicearena.agents.rllib_checkpoints import (
     save_checkpoint,
     verified_copy,
 )
+from dicearena.agents.training.stop_signals import StopSignals
 from dicearena.envs.common.config import ConfigError, GameConfig, validate_config
 from dicearena.envs.common.config import validate_config as validated
 from dicearena.envs.common.contract import GAMES, game_spec
@@ -416,33 +416,34 @@ def _train_loop(
 
     training = recipe.training
 
-    def checkpoint() -> Path:
+    stops = StopSignals()
+
+    def checkpoint(stoppable: bool = True) -> Path:
         card = {**_card(recipe, run.iteration, run.env_steps, run.seconds()), "rllib_iteration": run.rllib_iteration}
-        return save_checkpoint(algo, checkpoints, card, training.keep_checkpoints)
+        with stops.held():
+            path = save_checkpoint(algo, checkpoints, card, training.keep_checkpoints)
+        if stoppable:
+            stops.stop_if_asked()
+        return path
 
-    def on_sigterm(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    previous_handler = signal.signal(signal.SIGTERM, on_sigterm)
-    try:
-        saved = None
-        with tqdm(total=training.iterations, initial=run.iteration, desc=recipe.name, unit="it",
-                  disable=not progress, leave=False) as bar:  # fmt: skip
-            while run.iteration < training.iterations and (limit is None or run.seconds() < limit):
-                result = algo.train()
-                run.iteration += 1
-                run.env_steps += int(result["env_runners"].get("num_env_steps_sampled", 0))
-                run.rllib_iteration = int(result.get("training_iteration", 0))
-                bar.set_postfix_str(f"{run.env_steps:,} env steps, {run.env_steps / run.seconds():,.0f}/s")
-                bar.update(1)
-                saved = checkpoint() if run.iteration % training.checkpoint_every == 0 else None
-        return 0, saved or checkpoint()
-    except KeyboardInterrupt:
-        path = checkpoint()
-        print(f"\ninterrupted: saved {path}; run the same command again to resume")
-        return 130, path
-    finally:
-        signal.signal(signal.SIGTERM, previous_handler)
+    with stops:  # Ctrl-C or SIGTERM: stop and save (not inside a checkpoint's write: ``StopSignals``)
+        try:
+            saved = None
+            with tqdm(total=training.iterations, initial=run.iteration, desc=recipe.name, unit="it",
+                      disable=not progress, leave=False) as bar:  # fmt: skip
+                while run.iteration < training.iterations and (limit is None or run.seconds() < limit):
+                    result = algo.train()
+                    run.iteration += 1
+                    run.env_steps += int(result["env_runners"].get("num_env_steps_sampled", 0))
+                    run.rllib_iteration = int(result.get("training_iteration", 0))
+                    bar.set_postfix_str(f"{run.env_steps:,} env steps, {run.env_steps / run.seconds():,.0f}/s")
+                    bar.update(1)
+                    saved = checkpoint() if run.iteration % training.checkpoint_every == 0 else None
+            return 0, saved or checkpoint()
+        except KeyboardInterrupt:
+            path = checkpoint(stoppable=False)
+            print(f"\ninterrupted: saved {path}; run the same command again to resume")
+            return 130, path
 
 
 def main(argv: list[str] | None = None) -> int:

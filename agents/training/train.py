@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -45,6 +44,7 @@ from dicearena.agents.training.checkpoints import (
     save_checkpoint,
 )
 from dicearena.agents.training.sb3_recipe import AlgorithmSection
+from dicearena.agents.training.stop_signals import StopSignals
 from dicearena.agents.training.tasks import (
     all_tasks,
     check_task_config,
@@ -268,7 +268,7 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
 
     task_callbacks = prepare_training(recipe.task.id, recipe.task.config, env, model, out, resume, seconds)
 
-    stop = {"saving": False, "asked": False}  # a stop signal that came while a checkpoint was being written
+    stops = StopSignals()
 
     def checkpoint(stoppable: bool = True) -> Path:
         """A checkpoint with what the task's callbacks keep in it (self-play: its pool); a stop signal that came
@@ -276,16 +276,12 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
         metadata: dict[str, Any] = {}
         for callback in task_callbacks:
             metadata.update(getattr(callback, "checkpoint_metadata", dict)())
-        stop["saving"] = True
-        try:
+        with stops.held():
             path = save_checkpoint(model, checkpoints, seconds(), training.keep_checkpoints, metadata)
-        finally:
-            stop["saving"] = False
         for callback in task_callbacks:
             getattr(callback, "after_checkpoint", lambda: None)()
-        if stop["asked"] and stoppable:
-            stop["asked"] = False
-            raise KeyboardInterrupt
+        if stoppable:
+            stops.stop_if_asked()
         return path
 
     class Checkpoints(BaseCallback):
@@ -300,40 +296,32 @@ def train(recipe: TrainRecipe, fresh: bool = False, progress: bool = True, resum
                 self.next = (self.num_timesteps // training.checkpoint_every + 1) * training.checkpoint_every
             return limit is None or seconds() < limit
 
-    def on_sigterm(signum: int, frame: Any) -> None:
-        """Stop as Ctrl-C does, but not inside a checkpoint's write: a KeyboardInterrupt raised in torch's zip writer
-        becomes a RuntimeError, and the run would exit without its last save."""
-        if stop["saving"]:
-            stop["asked"] = True
-            return
-        raise KeyboardInterrupt
-
     remaining = training.total_timesteps - model.num_timesteps
     if remaining <= 0 or (limit is not None and trained_before >= limit):
         print(f"this run is already done ({model.num_timesteps:,} steps, {trained_before / 60:.1f} min); "
               "raise total_timesteps or time_limit_minutes to train on, or add --fresh")  # fmt: skip
     else:
-        previous_handler = signal.signal(signal.SIGTERM, on_sigterm)
         time_left = None if limit is None else lambda: limit - seconds()
         bar = progress_callback(training.total_timesteps, model.num_timesteps, recipe.name, time_left,
                                 disable=not progress)  # fmt: skip
-        try:
-            model.learn(
-                total_timesteps=remaining,
-                # a step's snapshot is in its checkpoint; the bar last, so it shows the step the others saw
-                callback=CallbackList([*task_callbacks, Checkpoints(), bar]),
-                reset_num_timesteps=resume is None,
-                tb_log_name=recipe.name,
-            )
-        except KeyboardInterrupt:
-            bar.close()
-            path = checkpoint(stoppable=False)
-            print(f"\ninterrupted: saved {path}; run the same command again to resume")
-            return 130
-        finally:
-            bar.close()
-            signal.signal(signal.SIGTERM, previous_handler)
-        checkpoint()
+        with stops:  # Ctrl-C or SIGTERM: stop and save (not inside a checkpoint's write: ``StopSignals``)
+            try:
+                model.learn(
+                    total_timesteps=remaining,
+                    # a step's snapshot is in its checkpoint; the bar last, so it shows the step the others saw
+                    callback=CallbackList([*task_callbacks, Checkpoints(), bar]),
+                    reset_num_timesteps=resume is None,
+                    tb_log_name=recipe.name,
+                )
+                bar.close()
+                checkpoint()
+            except KeyboardInterrupt:
+                bar.close()
+                path = checkpoint(stoppable=False)
+                print(f"\ninterrupted: saved {path}; run the same command again to resume")
+                return 130
+            finally:
+                bar.close()
     minutes = (time.monotonic() - started) / 60
     model_path = save_model(model, out / "model.zip", {"training_seconds": seconds()})
     print(f"trained {model.num_timesteps:,} steps in {minutes:.1f} min this run; model: {model_path}")
