@@ -392,3 +392,19 @@ def test_rule_9_comes_before_rule_5() -> None:
             assert legal(env) == {128 + sq(5, 5)}
         else:
             assert env.engine_state[E.LAST_EVENT] == E.EVENT_ALL_FILLED and env.agent_selection == "player_1"
+
+
+# --- action ids and squares (the engine splits them without a division)
+
+
+def test_squares_and_action_ids_split_as_divmod_on_every_sheet_size() -> None:
+    for rows in range(1, E.MAX_SIDE + 1):
+        for cols in range(1, E.MAX_SIDE + 1):
+            squares = rows * cols
+            for s in range(squares):
+                assert E.row_col(s, cols) == divmod(s, cols), (rows, cols, s)
+            for action in range(3 * squares + 1):
+                assert E.kind_square(action, squares) == divmod(action, squares), (rows, cols, action)
+    # the same in plain Python on NumPy's integers (NUMBA_DISABLE_JIT=1), where two NumPy bools add up by OR
+    assert E.kind_square.py_func(np.int64(192), 64) == (3, 0)
+    assert E.row_col.py_func(np.int64(63), 8) == (7, 7)
