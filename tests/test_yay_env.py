@@ -122,6 +122,7 @@ def test_bad_input_is_named_and_changes_nothing(caplog: pytest.LogCaptureFixture
     assert_step_rejected(env, 193, ValueError, r"out of range: actions are 0..192")
     assert_step_rejected(env, 2, ValueError, r"illegal action 2 \(write \d+ at row 0, col 2\).*no die touches")
     env.engine_state[E.BOARD + 27] = E.BLOCKED
+    E.refresh(env.engine_state)  # a hand edit: the kept bitboards follow the sheet
     assert_step_rejected(env, 27, ValueError, "already filled")
     assert_step_rejected(env, 64 + 28, ValueError, "blocking is allowed only when")
     assert_step_rejected(env, 128 + 5, ValueError, "crossing off happens only after a throw that was not higher")

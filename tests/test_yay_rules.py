@@ -408,3 +408,93 @@ def test_squares_and_action_ids_split_as_divmod_on_every_sheet_size() -> None:
     # the same in plain Python on NumPy's integers (NUMBA_DISABLE_JIT=1), where two NumPy bools add up by OR
     assert E.kind_square.py_func(np.int64(192), 64) == (3, 0)
     assert E.row_col.py_func(np.int64(63), 8) == (7, 7)
+
+
+# --- what the state keeps beside the sheet (filled and legal squares as bitboards, for the hot paths)
+
+
+def _mask_by_the_rules(state: np.ndarray) -> np.ndarray:
+    """The legal actions read off the sheet square by square, as rules 4-9 word them (no bitboard)."""
+    rows, cols = int(state[E.ROWS]), int(state[E.COLS])
+    n, seat, total = rows * cols, int(state[E.CURRENT]), int(state[E.TOTAL])
+    board, touched = state[E.BOARD : E.BOARD + n], state[E.TOUCHED : E.TOUCHED + n]
+    mask = np.zeros(3 * n + 1, dtype=np.int8)
+
+    def live(code: int) -> bool:
+        return code > E.BLOCKED and not code & (1 << 10)
+
+    if state[E.PHASE] == E.PHASE_CROSS:  # a throw not higher: cross off an own number
+        for s in range(n):
+            mask[2 * n + s] = live(board[s]) and E.owner(board[s]) == seat
+        return mask
+
+    def beside(s: int) -> list[int]:
+        r, c = divmod(s, cols)
+        return [nr * cols + nc for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                if 0 <= nr < rows and 0 <= nc < cols]  # fmt: skip
+
+    def unbeaten(code: int) -> bool:  # an opponent's uncrossed number the total does not beat
+        return live(code) and E.owner(code) != seat and code & 31 >= total
+
+    open_squares = [s for s in range(n) if touched[s] and board[s] == E.EMPTY]
+    writes = [s for s in open_squares if not any(unbeaten(board[t]) for t in beside(s))]
+    for s in writes:
+        mask[s] = 1
+    if not writes:  # blocking only when no touched square allows writing
+        for s in open_squares:
+            mask[n + s] = 1
+    mask[3 * n] = state[E.FIRST_DONE + seat]  # the first throw counts
+    return mask
+
+
+@pytest.mark.parametrize(("players", "rows", "cols"), [(2, 8, 8), (4, 8, 8), (3, 5, 7), (2, 9, 9)])
+def test_the_bitboards_kept_in_the_state_follow_the_sheet_at_every_node(players: int, rows: int, cols: int) -> None:
+    """Random games on the engine: at every node the kept bitboards equal a recount (``refresh``), and every
+    decision's mask and ``is_legal`` equal the rules read square by square. 9 x 9 keeps none (zero slots)."""
+    config = YayConfig(num_players=players, rows=rows, cols=cols)
+    state = np.zeros(E.STATE_SIZE, dtype=np.int32)
+    E.init_state(state, E.header(config))
+    rng = np.random.default_rng(players * 100 + rows * cols)
+    words = np.zeros(E.CHANCE_WORDS, dtype=np.int64)
+    outcome = np.zeros(E.NUM_DICE + rows * cols, dtype=np.int32)
+    mask = np.zeros(E.num_actions(rows, cols), dtype=np.int8)
+    kinds, games, kept = set(), 0, False
+    while games < 3 or (kinds != {0, 1, 2, 3} and games < 100):
+        recount = state.copy()
+        E.refresh(recount)
+        np.testing.assert_array_equal(recount, state)
+        kept |= bool(state[E.LEGAL_KIND : E.FILLED_HIGH + 1].any())
+        seat = E.to_act(state)
+        if seat == E.NOBODY:
+            games += 1
+            E.init_state(state, E.header(config))
+        elif seat == E.CHANCE:
+            words[:] = rng.integers(0, 2**62, size=E.CHANCE_WORDS)
+            E.draw_outcome(state, words, outcome)
+            E.apply_outcome(state, outcome)
+        else:
+            E.legal_mask(state, seat, mask)
+            np.testing.assert_array_equal(mask, _mask_by_the_rules(state))
+            assert [E.is_legal(state, seat, a) for a in range(mask.size)] == mask.astype(bool).tolist()
+            kinds |= {int(a) // (rows * cols) for a in np.flatnonzero(mask)}
+            E.apply_action(state, seat, int(rng.choice(np.flatnonzero(mask))))
+    assert kinds == {0, 1, 2, 3}, kinds  # writes, blocks, cross-offs and throwing again all came up
+    assert kept == (rows * cols <= E.BITBOARD_SQUARES)
+
+
+def test_a_state_written_by_hand_loads_with_its_bitboards_recounted() -> None:
+    """The state API recounts what the state keeps (``refresh``), so a serialized state edited by hand loads right."""
+    from dicearena.envs.common.game_state import load_game
+
+    env = game(throw([4, 4, 4], (3, 3)))
+    after_first_turns(env)
+    game_ = load_game("yay")
+    state = game_.state_from(env.engine_state)
+    writes = [a for a in state.legal_actions() if a < 64]
+    assert {sq(3, 3), sq(3, 4)} <= set(writes)
+    values = state.serialize().split()
+    for s in (sq(3, 3), sq(3, 4)):  # block two squares the throw touched, in the text only
+        values[E.BOARD + s] = str(E.BLOCKED)
+    loaded = game_.deserialize_state(" ".join(values))
+    assert loaded.legal_actions() == [a for a in writes if a not in (sq(3, 3), sq(3, 4))] + [192]
+    assert loaded.engine_state[E.FILLED_LOW] == (1 << sq(3, 3)) | (1 << sq(3, 4))

@@ -35,11 +35,13 @@ def game(*throws: tuple, starter: int = 0, **config: Any) -> raw_env:
 def put(env: raw_env, seat: int, value: int, *squares: tuple[int, int]) -> None:
     for r, c in squares:
         env.engine_state[E.BOARD + sq(r, c)] = E.number_code(seat, value)
+    E.refresh(env.engine_state)  # a hand edit: the kept bitboards follow the sheet
 
 
 def block(env: raw_env, *squares: tuple[int, int]) -> None:
     for r, c in squares:
         env.engine_state[E.BOARD + sq(r, c)] = E.BLOCKED
+    E.refresh(env.engine_state)
 
 
 def legal(env: raw_env) -> set[int]:

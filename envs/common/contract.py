@@ -20,6 +20,9 @@ that implements the names below, a config model, renderers, and one :class:`Game
 - ``observe(state, seat, out)``: the float32 observation from ``seat``'s side.
 - optional ``current_seat(state) -> int``: whose turn it is, also after the end (the AEC env selects that agent
   when the game is over, e.g. Easy Come's winner, decided as their turn starts); without it the mover stays.
+- optional ``refresh(state)``, for an engine that keeps derived data beside the rules' state to spare its hot paths
+  a pass (Yay!'s filled and legal squares as bitboards): recompute it from the rest. Every transition keeps it; the
+  state API calls this on each state it loads, so a state written by hand loads right.
 - optional ``resample_hidden(state, key)``, for a game that hides part of its state from every player (Ea$y Money's
   face-down decks): redraw the hidden part from one random word, as the players' information allows, so that every
   seat's ``observe`` is unchanged. Search plans on such redraws (``State.resample_from_infostate``, the search

@@ -100,7 +100,11 @@ class Game:
             raise ValueError(f"{self.spec.title}: that state has {int(array[0])} players, this game "
                              f"{self.num_players()}: load it with load_game({self.spec.id!r}, "
                              "num_players=...)")  # fmt: skip
-        return State(self, np.array(array, dtype=np.int32))
+        state = np.array(array, dtype=np.int32)
+        refresh = getattr(self.engine, "refresh", None)
+        if refresh is not None:  # what the engine keeps beside its rules state, recomputed (contract's ``refresh``)
+            refresh(state)
+        return State(self, state)
 
     def deserialize_state(self, text: str) -> State:
         """The state ``State.serialize`` wrote."""

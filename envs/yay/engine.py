@@ -82,7 +82,19 @@ PASSED = BOARD + MAX_SQUARES  # MAX_PLAYERS flags: 1 if the seat's last turn pas
 SHAPING = PASSED + MAX_PLAYERS  # 1: the contract's faces pay shaped rewards (config ``shaping``)
 ZERO_SUM = SHAPING + 1  # 1: zero-sum final rewards (config ``zero_sum``; ``dicearena.envs.common.rewards``)
 SQUARE_FEATURES = ZERO_SUM + 1  # 1: the observation ends with each square's action value (``square_features``)
-STATE_SIZE = SQUARE_FEATURES + 1
+# Kept beside the sheet on a bitboard sheet (<= 64 squares; zero on larger ones), so that the hot paths need no pass
+# over it: every transition keeps them, and ``refresh`` recomputes them after a hand edit.
+LEGAL_KIND = SQUARE_FEATURES + 1  # a decision's legal squares' kind: KIND_WRITE, KIND_BLOCK or KIND_CROSS (else 0)
+LEGAL_LOW = LEGAL_KIND + 1  # those squares as a bitboard (bit s: square s), bits 0..31; LEGAL_HIGH bits 32..63
+LEGAL_HIGH = LEGAL_LOW + 1
+FILLED_LOW = LEGAL_HIGH + 1  # the squares not empty as a bitboard, bits 0..31; FILLED_HIGH bits 32..63
+FILLED_HIGH = FILLED_LOW + 1
+STATE_SIZE = FILLED_HIGH + 1
+
+# The kinds of action on a square, in the order of their action ids (``kind_square``); 3 is throwing again.
+KIND_WRITE = 0
+KIND_BLOCK = 1
+KIND_CROSS = 2
 
 DEFAULT_DIE_BITS = float_bits(1.27)  # the config's default die (for states rebuilt without a config)
 LANDING_KEYS = 2**62  # landing keys are 0..LANDING_KEYS-1 (``sample_landing`` runs SplitMix64 from one)
@@ -361,12 +373,15 @@ def _throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray, offset: in
     for i in range(NUM_DICE):
         state[DICE + i] = faces[i] + 1
         total += faces[i]
+    state[TOTAL] = total
+    if squares <= BITBOARD_SQUARES:
+        _throw_bits(state, touched, offset, squares, total)
+        return
     any_open = False
     for s in range(squares):  # one branch-free pass: copy the flags, note an open square
         flag = touched[_at(offset + s)]
         state[_at(TOUCHED + s)] = flag
         any_open |= (flag != 0) & (state[_at(BOARD + s)] == EMPTY)
-    state[TOTAL] = total
     if state[PREVIOUS] > 0 and total <= state[PREVIOUS]:
         if own_live_count(state, state[CURRENT]) > 0:
             state[PHASE] = PHASE_CROSS
@@ -377,6 +392,116 @@ def _throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray, offset: in
         state[PHASE] = PHASE_DECIDE
         return
     _end_turn(state, EVENT_ALL_FILLED, -1)
+
+
+@njit(cache=True, inline="always")
+def _bits_at(state: np.ndarray, low: int) -> np.uint64:
+    """The bitboard kept in ``state[low]`` (bits 0..31) and ``state[low + 1]`` (bits 32..63)."""
+    high = np.uint64(np.int64(state[low + 1]) & 0xFFFFFFFF) << np.uint64(32)
+    return high | np.uint64(np.int64(state[low]) & 0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _signed_word(bits: np.uint64) -> int:
+    """32 bits as the int32 with that pattern (a store of 2**31 or more would overflow without the JIT)."""
+    word = np.int64(bits & np.uint64(0xFFFFFFFF))
+    return word - ((word >> 31) << 32)
+
+
+@njit(cache=True, inline="always")
+def _keep_bits(state: np.ndarray, low: int, bits: np.uint64) -> None:
+    state[low] = _signed_word(bits)
+    state[low + 1] = _signed_word(bits >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _set_legal(state: np.ndarray, kind: int, bits: np.uint64) -> None:
+    state[LEGAL_KIND] = kind
+    _keep_bits(state, LEGAL_LOW, bits)
+
+
+@njit(cache=True, inline="always")
+def legal_bits(state: np.ndarray) -> np.uint64:
+    """A decision's legal squares (of kind ``LEGAL_KIND``) on a bitboard sheet, as the throw left them."""
+    return _bits_at(state, LEGAL_LOW)
+
+
+@njit(cache=True, inline="always")
+def _fill(state: np.ndarray, square: int, squares: int) -> None:
+    """``square`` is written or blocked: a bitboard sheet notes it filled."""
+    if squares <= BITBOARD_SQUARES:
+        _keep_bits(state, FILLED_LOW, _bits_at(state, FILLED_LOW) | (np.uint64(1) << np.uint64(square)))
+
+
+@njit(cache=True, inline="always")
+def _own_bits(state: np.ndarray, seat: int, squares: int) -> np.uint64:
+    """``seat``'s uncrossed numbers, the squares a forced cross-off may take."""
+    own = np.uint64(0)
+    for s in range(squares):
+        own |= np.uint64(_own_live(state[_at(BOARD + s)], seat)) << np.uint64(s)
+    return own
+
+
+@njit(cache=True, inline="always")
+def _keep_decision(state: np.ndarray, open_bits: np.uint64, beaten: np.uint64) -> None:
+    """A write-or-block decision's legal squares: the open squares that allow writing; blocking only if none does."""
+    writable = _writable_bits(open_bits, beaten, state[COLS])
+    if writable:
+        _set_legal(state, KIND_WRITE, writable)
+    else:
+        _set_legal(state, KIND_BLOCK, open_bits)
+
+
+@njit(cache=True, inline="always")
+def _throw_bits(state: np.ndarray, touched: np.ndarray, offset: int, squares: int, total: int) -> None:
+    """``_throw`` on a bitboard sheet: one branch-free pass copies the flags and gathers the open squares and the
+    opponent numbers ``total`` does not beat as bitboards; the decision's legal squares are then kept in the state,
+    so the mask and the legality check need no pass over the sheet of their own."""
+    seat = state[CURRENT]
+    open_bits = np.uint64(0)
+    beaten = np.uint64(0)
+    for s in range(squares):
+        flag = touched[_at(offset + s)]
+        state[_at(TOUCHED + s)] = flag
+        code = state[_at(BOARD + s)]
+        bit = np.uint64(s)
+        open_bits |= np.uint64((flag != 0) & (code == EMPTY)) << bit
+        beaten |= np.uint64(_beats_not(code, seat, total)) << bit
+    if state[PREVIOUS] > 0 and total <= state[PREVIOUS]:
+        own = _own_bits(state, seat, squares)
+        if own:
+            state[PHASE] = PHASE_CROSS
+            _set_legal(state, KIND_CROSS, own)
+        else:
+            _end_turn(state, EVENT_NOT_HIGHER, -1)
+        return
+    if open_bits:
+        state[PHASE] = PHASE_DECIDE
+        _keep_decision(state, open_bits, beaten)
+        return
+    _end_turn(state, EVENT_ALL_FILLED, -1)
+
+
+@njit(cache=True)
+def refresh(state: np.ndarray) -> None:
+    """Recompute what a bitboard sheet's state keeps beside the sheet (the filled squares, a decision's legal
+    squares) from the sheet, the throw and the phase. Every transition keeps them; a state edited by hand (a test,
+    a puzzle) needs this before it is played on. The state API calls it on every state it loads."""
+    _set_legal(state, 0, np.uint64(0))
+    _keep_bits(state, FILLED_LOW, np.uint64(0))
+    squares = state[ROWS] * state[COLS]
+    if squares > BITBOARD_SQUARES:
+        return
+    filled = np.uint64(0)
+    for s in range(squares):
+        filled |= np.uint64(state[_at(BOARD + s)] != EMPTY) << np.uint64(s)
+    _keep_bits(state, FILLED_LOW, filled)
+    seat = state[CURRENT]
+    if state[PHASE] == PHASE_CROSS:
+        _set_legal(state, KIND_CROSS, _own_bits(state, seat, squares))
+    elif state[PHASE] == PHASE_DECIDE:
+        open_bits, beaten = _sheet_bits(state, seat, state[TOTAL], squares)
+        _keep_decision(state, open_bits, beaten)
 
 
 # --- decisions
@@ -515,23 +640,15 @@ def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
     mask[:] = 0
     if not _to_decide(state, seat):
         return
-    rows, cols = state[ROWS], state[COLS]
-    squares = rows * cols
-    if state[PHASE] == PHASE_CROSS:
+    squares = state[ROWS] * state[COLS]
+    if squares <= BITBOARD_SQUARES:  # the squares the throw found legal (``_throw_bits``)
+        _bits_to_array(legal_bits(state), squares, mask, squares * state[LEGAL_KIND])
+    elif state[PHASE] == PHASE_CROSS:
         for s in range(squares):
             mask[_at(2 * squares + s)] = _may_cross(state, seat, s)
-        return
-    total = state[TOTAL]
-    if squares <= BITBOARD_SQUARES:
-        open_bits, beaten = _sheet_bits(state, seat, total, squares)
-        writable = _writable_bits(open_bits, beaten, cols)
-        if writable:
-            _bits_to_array(writable, squares, mask, 0)
-        else:  # blocking only when no touched square allows writing
-            _bits_to_array(open_bits, squares, mask, squares)
     else:
-        _writes_or_blocks(state, seat, mask, squares, total)
-    if state[FIRST_DONE + seat]:  # the first throw counts
+        _writes_or_blocks(state, seat, mask, squares, state[TOTAL])
+    if state[PHASE] == PHASE_DECIDE and state[FIRST_DONE + seat]:  # the first throw counts
         mask[3 * squares] = 1
 
 
@@ -542,10 +659,12 @@ def is_legal(state: np.ndarray, seat: int, action: int) -> bool:
     if action < 0 or action > 3 * squares or not _to_decide(state, seat):
         return False
     kind, s = kind_square(action, squares)
+    if kind == 3:
+        return state[PHASE] == PHASE_DECIDE and state[FIRST_DONE + seat] == 1
+    if squares <= BITBOARD_SQUARES:
+        return kind == state[LEGAL_KIND] and ((legal_bits(state) >> np.uint64(s)) & np.uint64(1)) != 0
     if state[PHASE] == PHASE_CROSS:
         return kind == 2 and _may_cross(state, seat, s)
-    if kind == 3:
-        return state[FIRST_DONE + seat] == 1
     if kind == 2 or not _open(state, s):
         return False
     if kind == 0:
@@ -565,6 +684,7 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> None:
     """Play ``seat``'s *legal* action (check with ``is_legal``: ``seat`` is the player to move)."""
     rows, cols = state[ROWS], state[COLS]
     squares = rows * cols
+    _set_legal(state, 0, np.uint64(0))  # the decision is made: a state after it does not depend on what was legal
     if action == 3 * squares:  # throw again: the next throw must beat this one
         state[PREVIOUS] = state[TOTAL]
         state[PHASE] = PHASE_THROW
@@ -576,9 +696,11 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> None:
         return
     if kind == 1:
         state[BOARD + s] = BLOCKED
+        _fill(state, s, squares)
         event = EVENT_BLOCKED
     else:
         state[BOARD + s] = number_code(seat, state[TOTAL])
+        _fill(state, s, squares)
         r, c = row_col(s, cols)
         if r > 0:
             _cross_opponent(state, seat, s - cols)
@@ -641,9 +763,7 @@ def line_filled(state: np.ndarray) -> bool:
     full_row = False
     columns = line
     if squares <= BITBOARD_SQUARES:
-        board = np.uint64(0)
-        for s in range(squares):
-            board |= np.uint64(state[_at(BOARD + s)] != EMPTY) << np.uint64(s)
+        board = _bits_at(state, FILLED_LOW)
         for r in range(rows):
             filled = (board >> np.uint64(r * cols)) & line
             full_row |= filled == line
