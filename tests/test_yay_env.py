@@ -209,6 +209,7 @@ def test_the_sheet_channels_read_every_square_from_the_observers_seat(n: int) ->
             state[E.BOARD + s] = [E.EMPTY, E.BLOCKED, E.number_code(owner, value), E.crossed_code(owner, value)][
                 kinds[s]]
         state[E.TOUCHED : E.TOUCHED + squares] = rng.integers(0, 2, squares)
+        state[E.PASSED : E.PASSED + n] = rng.integers(0, 2, n)  # rule-5 passes, read in relative seat order
         for seat in range(n):
             obs = np.zeros(E.observation_size(n, 8, 8), dtype=np.float32)
             E.observe(state, seat, obs)
@@ -216,3 +217,5 @@ def test_the_sheet_channels_read_every_square_from_the_observers_seat(n: int) ->
             np.testing.assert_array_equal(sheet, _sheet_as_documented(state, seat, n, squares))
             live = [(sheet[:, 4 + r] > 0).sum() / squares for r in range(n)]  # the per-seat counts after the scalars
             np.testing.assert_array_equal(obs[squares * (4 + n) + 8 : squares * (4 + n) + 8 + n], np.float32(live))
+            passed = [state[E.PASSED + (seat + r) % n] for r in range(n)]
+            np.testing.assert_array_equal(obs[squares * (4 + n) + 8 + n :], np.float32(passed))

@@ -935,9 +935,11 @@ def encode_observation(state: np.ndarray, seat: int, obs: np.ndarray) -> None:
     obs[k + 5] = 1.0 if phase == PHASE_OVER else 0.0
     obs[k + 6] = mover / n if started else 0.0
     obs[k + 7] = state[TURN] / max(state[MAX_TURNS], 1)
+    other = seat  # relative seat rel's absolute seat, stepped without a modulo (an integer division a seat)
     for rel in range(n):
         obs[k + 8 + rel] = ((counts >> (8 * rel)) & 255) / squares
-        obs[k + 8 + n + rel] = state[PASSED + (seat + rel) % n]
+        obs[k + 8 + n + rel] = state[PASSED + other]
+        other = 0 if other + 1 == n else other + 1
 
 
 # --- square features (config ``square_features``): each square's action value, appended to the observation
