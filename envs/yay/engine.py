@@ -374,9 +374,6 @@ def _throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray, offset: in
         state[DICE + i] = faces[i] + 1
         total += faces[i]
     state[TOTAL] = total
-    if squares <= BITBOARD_SQUARES:
-        _throw_bits(state, touched, offset, squares, total)
-        return
     any_open = False
     for s in range(squares):  # one branch-free pass: copy the flags, note an open square
         flag = touched[_at(offset + s)]
@@ -385,11 +382,13 @@ def _throw(state: np.ndarray, faces: np.ndarray, touched: np.ndarray, offset: in
     if state[PREVIOUS] > 0 and total <= state[PREVIOUS]:
         if own_live_count(state, state[CURRENT]) > 0:
             state[PHASE] = PHASE_CROSS
+            _keep_legal(state)
         else:
             _end_turn(state, EVENT_NOT_HIGHER, -1)
         return
     if any_open:
         state[PHASE] = PHASE_DECIDE
+        _keep_legal(state)
         return
     _end_turn(state, EVENT_ALL_FILLED, -1)
 
@@ -453,33 +452,19 @@ def _keep_decision(state: np.ndarray, open_bits: np.uint64, beaten: np.uint64) -
 
 
 @njit(cache=True, inline="always")
-def _throw_bits(state: np.ndarray, touched: np.ndarray, offset: int, squares: int, total: int) -> None:
-    """``_throw`` on a bitboard sheet: one branch-free pass copies the flags and gathers the open squares and the
-    opponent numbers ``total`` does not beat as bitboards; the decision's legal squares are then kept in the state,
-    so the mask and the legality check need no pass over the sheet of their own."""
+def _keep_legal(state: np.ndarray) -> None:
+    """At a decision on a bitboard sheet, keep its legal squares in the state (the throw does this once, so the
+    mask and the legality check need no pass over the sheet of their own): a forced cross-off's own numbers, else
+    the open squares that allow writing, or blocking if none does."""
+    squares = state[ROWS] * state[COLS]
+    if squares > BITBOARD_SQUARES:
+        return
     seat = state[CURRENT]
-    open_bits = np.uint64(0)
-    beaten = np.uint64(0)
-    for s in range(squares):
-        flag = touched[_at(offset + s)]
-        state[_at(TOUCHED + s)] = flag
-        code = state[_at(BOARD + s)]
-        bit = np.uint64(s)
-        open_bits |= np.uint64((flag != 0) & (code == EMPTY)) << bit
-        beaten |= np.uint64(_beats_not(code, seat, total)) << bit
-    if state[PREVIOUS] > 0 and total <= state[PREVIOUS]:
-        own = _own_bits(state, seat, squares)
-        if own:
-            state[PHASE] = PHASE_CROSS
-            _set_legal(state, KIND_CROSS, own)
-        else:
-            _end_turn(state, EVENT_NOT_HIGHER, -1)
-        return
-    if open_bits:
-        state[PHASE] = PHASE_DECIDE
+    if state[PHASE] == PHASE_CROSS:
+        _set_legal(state, KIND_CROSS, _own_bits(state, seat, squares))
+    elif state[PHASE] == PHASE_DECIDE:
+        open_bits, beaten = _sheet_bits(state, seat, state[TOTAL], squares)
         _keep_decision(state, open_bits, beaten)
-        return
-    _end_turn(state, EVENT_ALL_FILLED, -1)
 
 
 @njit(cache=True)
@@ -496,12 +481,7 @@ def refresh(state: np.ndarray) -> None:
     for s in range(squares):
         filled |= np.uint64(state[_at(BOARD + s)] != EMPTY) << np.uint64(s)
     _keep_bits(state, FILLED_LOW, filled)
-    seat = state[CURRENT]
-    if state[PHASE] == PHASE_CROSS:
-        _set_legal(state, KIND_CROSS, _own_bits(state, seat, squares))
-    elif state[PHASE] == PHASE_DECIDE:
-        open_bits, beaten = _sheet_bits(state, seat, state[TOTAL], squares)
-        _keep_decision(state, open_bits, beaten)
+    _keep_legal(state)
 
 
 # --- decisions
@@ -641,7 +621,7 @@ def legal_mask(state: np.ndarray, seat: int, mask: np.ndarray) -> None:
     if not _to_decide(state, seat):
         return
     squares = state[ROWS] * state[COLS]
-    if squares <= BITBOARD_SQUARES:  # the squares the throw found legal (``_throw_bits``)
+    if squares <= BITBOARD_SQUARES:  # the squares the throw found legal (``_keep_legal``)
         _bits_to_array(legal_bits(state), squares, mask, squares * state[LEGAL_KIND])
     elif state[PHASE] == PHASE_CROSS:
         for s in range(squares):
