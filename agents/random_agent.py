@@ -7,6 +7,7 @@ from numba import njit, prange
 
 from dicearena.agents.base import Agent
 from dicearena.envs.common.batching import ThreadChoice
+from dicearena.envs.common.rows import row
 from dicearena.envs.common.table import check_seed
 
 __all__ = ["RandomAgent", "sample_masked"]
@@ -16,44 +17,43 @@ SKIP = 8  # the pick skips legal-free blocks of this many actions (Yay!'s 193 ac
 
 
 @njit(inline="always")
-def _pick(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray, b: int) -> None:
-    """Row ``b``'s ``int(uniforms[b] * n)``-th legal action (n legal): the count is one vectorised pass; the
-    search for the pick then skips whole blocks by their counts, since a byte-by-byte scan that stops at the
-    pick mispredicts its branch at every legal action it passes."""
-    width = masks.shape[1]
+def _pick(mask: np.ndarray, uniform: float) -> int:
+    """The ``int(uniform * n)``-th legal action of one mask row (n legal; -1 if none): the count is one vectorised
+    pass; the search for the pick then skips whole blocks by their counts, since a byte-by-byte scan that stops at
+    the pick mispredicts its branch at every legal action it passes. ``mask`` is a ``row`` view: a view numba
+    reference-counts would cost an atomic increment and decrement of the whole array's count per row."""
+    width = mask.shape[0]
     n = 0
     for a in range(width):
-        n += masks[b, a] != 0
-    pick = int(uniforms[b] * n)
+        n += mask[a] != 0
+    pick = int(uniform * n)
     lo, whole = 0, width - width % SKIP
     while lo < whole:
         in_block = 0
         for a in range(SKIP):
-            in_block += masks[b, lo + a] != 0
+            in_block += mask[lo + a] != 0
         if pick < in_block:
             break
         pick -= in_block
         lo += SKIP
-    chosen = -1
     for a in range(lo, width):
-        if masks[b, a] != 0:
+        if mask[a] != 0:
             if pick == 0:
-                chosen = a
-                break
+                return a
             pick -= 1
-    out[b] = chosen
+    return -1
 
 
 @njit(cache=True)
 def _sample_masked(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
     for b in range(masks.shape[0]):
-        _pick(masks, uniforms, out, b)
+        out[b] = _pick(row(masks, b), uniforms[b])
 
 
 @njit(cache=True, parallel=True)
 def _sample_masked_parallel(masks: np.ndarray, uniforms: np.ndarray, out: np.ndarray) -> None:
     for b in prange(masks.shape[0]):
-        _pick(masks, uniforms, out, b)
+        out[b] = _pick(row(masks, b), uniforms[b])
 
 
 PARALLEL_ROWS = 1024  # from this many rows the picks may go to numba's threads (below, starting them costs more)

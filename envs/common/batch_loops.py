@@ -183,51 +183,52 @@ def settle_range(states, lo, hi, words, outcome, streams, hold, head, out_reward
                         observe, init_state)  # fmt: skip
             pay_shaping(state, ended, row(game_pot, 0), row(game_pot, 1), row(out_rewards, b), potentials)
         if not (hold and done[b] != 0):
-            encode_one(states, b, obs, masks, seats, scratch)
+            encode_one(state, b, row(obs, b), row(masks, b), seats, scratch)
 
 
 @njit(inline="always")
 def encode_range(states, lo, hi, obs, masks, seats, scratch, encode_one):
     """Every game's observation of the range (what ``settle_range`` ends with)."""
     for b in range(lo, hi):
-        encode_one(states, b, obs, masks, seats, scratch)
+        encode_one(row(states, b), b, row(obs, b), row(masks, b), seats, scratch)
 
 
 @njit(inline="always")
-def encode_game(states, b, obs, masks, seats, scratch, to_act, observe, legal_mask):
-    """A sequential game's seat to move, its observation from that seat, and that seat's legal mask."""
-    state = row(states, b)
+def encode_game(state, b, obs, masks, seats, scratch, to_act, observe, legal_mask):
+    """A sequential game's seat to move, its observation from that seat, and that seat's legal mask.
+
+    The encoders take game ``b``'s rows of the state, observation and mask buffers (``row`` views), not the
+    buffers: bound to a whole buffer, an inlined encoder cost an atomic increment and decrement of that buffer's
+    reference count per game, which numba's pruning left in ``settle_range`` (found with gdb on ``NRT_incref``)."""
     seat = to_act(state)
     seats[b] = seat
-    observe(state, seat, row(obs, b))
-    legal_mask(state, seat, row(masks, b))
+    observe(state, seat, obs)
+    legal_mask(state, seat, masks)
 
 
 @njit(inline="always")
-def encode_joint_game(states, b, obs, masks, seats, scratch, acting, observe, legal_mask):
-    """A simultaneous game's observation from every seat (B, P, D), the legal masks (B, P, A) of the seats that
-    must decide (others all zero) and who they are (``seats`` (B, P) int8)."""
-    state = row(states, b)
+def encode_joint_game(state, b, obs, masks, seats, scratch, acting, observe, legal_mask):
+    """A simultaneous game's observation from every seat (``obs``: game b's (P, D) row), the legal masks ((P, A)) of
+    the seats that must decide (others all zero) and who they are (``seats`` (B, P) int8)."""
     acting(state, row(seats, b))
-    for s in range(obs.shape[1]):
-        observe(state, s, row(row(obs, b), s))
+    for s in range(obs.shape[0]):
+        observe(state, s, row(obs, s))
         if seats[b, s]:
-            legal_mask(state, s, row(row(masks, b), s))
+            legal_mask(state, s, row(masks, s))
         else:
-            masks[b, s, :] = 0
+            masks[s, :] = 0
 
 
 @njit(inline="always")
-def encode_joint_all_game(states, b, obs, masks, seats, scratch, acting, observe_all, legal_mask):
+def encode_joint_all_game(state, b, obs, masks, seats, scratch, acting, observe_all, legal_mask):
     """``encode_joint_game`` with every seat observed in one ``observe_all(state, obs[b], scratch)`` call, the
     engine hook for games whose seats' views share work (Extra!: 1.8x faster than ``observe`` seat by seat, measured
     with 2 players); ``scratch`` is ``observe_scratch`` of any game of the batch (they share a config), made once
     per range."""
-    state = row(states, b)
     acting(state, row(seats, b))
-    observe_all(state, row(obs, b), scratch)
-    for s in range(obs.shape[1]):
-        legal_mask(state, s, row(row(masks, b), s))  # the engine's mask is all zero for a seat that does not decide
+    observe_all(state, obs, scratch)
+    for s in range(obs.shape[0]):
+        legal_mask(state, s, row(masks, s))  # the engine's mask is all zero for a seat that does not decide
 
 
 # --- drivers: the batch in ``chunks`` ranges (``codes.shape[0]``), parallel when compiled with ``parallel=True``

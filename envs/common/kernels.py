@@ -51,7 +51,7 @@ CACHE = {cache}
 
 
 @njit(inline="always")
-def _encode_one(states, b, obs, masks, seats, scratch):
+def _encode_one(state, b, obs, masks, seats, scratch):
     {encode_one}
 
 
@@ -144,9 +144,9 @@ def keyed_step{suffix}(states, actions, active, {records}, words, outcome, strea
 '''
 
 _ENCODE = {
-    "sequential": "L.encode_game(states, b, obs, masks, seats, scratch, E.to_act, E.observe, E.legal_mask)",
-    "joint": "L.encode_joint_game(states, b, obs, masks, seats, scratch, E.acting, E.observe, E.legal_mask)",
-    "joint_all": "L.encode_joint_all_game(states, b, obs, masks, seats, scratch, E.acting, E.observe_all, "
+    "sequential": "L.encode_game(state, b, obs, masks, seats, scratch, E.to_act, E.observe, E.legal_mask)",
+    "joint": "L.encode_joint_game(state, b, obs, masks, seats, scratch, E.acting, E.observe, E.legal_mask)",
+    "joint_all": "L.encode_joint_all_game(state, b, obs, masks, seats, scratch, E.acting, E.observe_all, "
     "E.legal_mask)",
 }
 
