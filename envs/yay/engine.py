@@ -674,13 +674,12 @@ def apply_action(state: np.ndarray, seat: int, action: int) -> None:
         state[BOARD + s] |= _CROSSED
         _end_turn(state, EVENT_CROSSED, s)
         return
+    _fill(state, s, squares)  # written or blocked below
     if kind == 1:
         state[BOARD + s] = BLOCKED
-        _fill(state, s, squares)
         event = EVENT_BLOCKED
     else:
         state[BOARD + s] = number_code(seat, state[TOTAL])
-        _fill(state, s, squares)
         r, c = row_col(s, cols)
         if r > 0:
             _cross_opponent(state, seat, s - cols)
