@@ -91,6 +91,12 @@ _THREAD_CHOICE = ThreadChoice()  # ... while that measures faster (on a busy mac
 def sample_masked(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of ``masks`` (-1 for a row with none); the uniforms are drawn
     first, so the picks are the same whatever the thread count."""
+    masks = np.asarray(masks)
+    if masks.ndim != 2:
+        raise ValueError(
+            f"sample_masked takes (B, A) masks, one row per decision, got shape {masks.shape}; a simultaneous game's "
+            f"(B, P, A) masks go in as masks.reshape(-1, A)"
+        )
     masks = np.ascontiguousarray(masks if masks.dtype.itemsize == 1 else masks != 0)  # the pick reads bytes
     out = np.empty(masks.shape[0], dtype=np.int64)
     uniforms = rng.random(masks.shape[0])

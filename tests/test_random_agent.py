@@ -68,3 +68,9 @@ def test_plain_python_pick_is_the_compiled_pick() -> None:
             assert compiled_popcount(np.uint64(word)) == _python_popcount(word) == bits
         for uniform in rng.random(20):
             assert compiled_pick(mask, uniform) == _python_pick(mask, uniform)
+
+
+@pytest.mark.parametrize("shape", [(5,), (4, 2, 6), ()])
+def test_sample_masked_names_the_shape_it_takes(shape: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match=r"\(B, A\) masks.*got shape"):
+        sample_masked(np.ones(shape, dtype=np.int8), np.random.default_rng(0))

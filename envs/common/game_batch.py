@@ -24,6 +24,7 @@ from .chance import ChanceSource, given_outcome
 from .config import validate_config
 from .contract import NOBODY, SIMULTANEOUS, TERMINATED, TRUNCATED, GameSpec, game_spec, resolve_spec, spec_reference
 from .rewards import pay_shaping_python
+from .step_info import ended_games, seats_acting
 from .streams import stream_keys
 from .table import check_seed
 
@@ -185,7 +186,7 @@ class BatchedGame:
             saved = self.snapshot()
             k.range_act(self._states, actions, active, 0, n, *self._records(), self._seat_buffer)
             self._undoing(saved, self._hold)
-        ended = np.flatnonzero(self._done)
+        ended = ended_games(self._done)
         info = {
             "to_act": self.to_act_now(),
             "acting": self.acting_now(),
@@ -275,9 +276,7 @@ class BatchedGame:
         """(B, P) bool: the seats that decide now."""
         if self.simultaneous:
             return self._acting != 0
-        # One comparison per seat, stacked: a (B, 1) == (P,) broadcast runs numpy's inner loop P wide and took 5x as
-        # long, a serial cost on every step that the threads cannot share. NOBODY (no seat to act) matches no seat.
-        return np.stack([self._seats == seat for seat in range(self.num_players)], axis=1)
+        return seats_acting(self._seats, self.num_players)  # compiled: a serial cost of every step (step_info)
 
     def _undoing(self, saved: dict[str, Any] | None, hold: bool) -> None:
         """The injected source's chance events (``_roll_given``), then every game observed; if the source fails,
